@@ -1,0 +1,11 @@
+"""The backgammon rules engine: pure Python, no Django, no clock, no randomness it did not receive.
+
+>>> from backgammon.engine import Position
+>>> Position.from_id("4HPwATDgc/ABMA").pip_count()
+(167, 167)
+"""
+
+from .board import *  # noqa: F401,F403
+from .errors import *  # noqa: F401,F403
+from .position_id import *  # noqa: F401,F403
+from .variants import *  # noqa: F401,F403

@@ -1,0 +1,36 @@
+"""The engine's error family: every refusal is a ValueError subclass whose message a player can read."""
+
+from __future__ import annotations
+
+__all__ = [
+    "EngineError",
+    "InvalidPositionError",
+    "InvalidIdError",
+    "InvalidNotationError",
+    "IllegalPlayError",
+    "IllegalActionError",
+]
+
+
+class EngineError(ValueError):
+    """Base class of everything the engine refuses."""
+
+
+class InvalidPositionError(EngineError):
+    """A board that cannot exist: a negative count, more than 15 checkers a side, both sides on one point."""
+
+
+class InvalidIdError(EngineError):
+    """A Position ID or Match ID that does not decode."""
+
+
+class InvalidNotationError(EngineError):
+    """Move text that does not parse, e.g. ``13/9 13/``."""
+
+
+class IllegalPlayError(EngineError):
+    """A play or partial move the rules forbid for this position and roll."""
+
+
+class IllegalActionError(EngineError):
+    """A game action (roll, double, take, resign, ...) that is not allowed now."""
