@@ -1,0 +1,491 @@
+"""The board as the viewer sees it: every SVG coordinate computed here, the template only fills them in.
+
+The viewer's home board is the lower right quarter and the viewer's checkers run counter-clockwise
+from the upper right (their 24 point) along the top, down the left and along the bottom to their
+1 point, as on ItsYourTurn. Points are numbered 1..24 for the viewer. The viewer's borne-off
+checkers fill the lower tray (beside their home board) and the opponent's the upper one; on the
+bar each side's checkers wait on the half next to the quarter where they must enter.
+
+The input position is seen from the viewer (``mine`` is the viewer's side), so the view decides
+who looks at the board and this module never has to swap sides. Nothing here imports Django.
+
+>>> from backgammon.engine import Position, Side
+>>> board = layout_board(Position.initial(), viewer=Side.BLACK)
+>>> len(board.triangles), len(board.checkers)
+(24, 30)
+>>> board.view_box
+'0 0 820 600'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .engine.board import BAR, OFF, Position, Side
+
+__all__ = [
+    "DEFAULT_COLOURS",
+    "DIE_PIPS",
+    "Board",
+    "Checker",
+    "Colours",
+    "Cube",
+    "Die",
+    "DieFace",
+    "MoveLink",
+    "MoveTarget",
+    "Shape",
+    "changed_points",
+    "describe",
+    "layout_board",
+    "point_rect",
+]
+
+# The drawing grid, in SVG user units. Integers only, so no locale can put a comma in a number.
+WIDTH = 820
+HEIGHT = 600
+CUBE_COLUMN = 56  # the cube waits left of the frame
+FRAME = 14
+POINT_W = 50
+RADIUS = 23
+DIAMETER = 2 * RADIUS
+HALF_H = 5 * DIAMETER  # five checkers fill a point exactly
+TRIANGLE_H = 214
+GAP = 68  # between the top and bottom points: the dice roll here
+BAR_W = 60
+TRAY_W = 56
+LABEL_H = 22
+SLAB_H = 14  # a borne-off checker seen edge-on
+DIE = 42
+CUBE = 44
+SHOWN_IN_STACK = 5
+
+LEFT_X = CUBE_COLUMN + FRAME  # 70: left edge of the left half
+BAR_X = LEFT_X + 6 * POINT_W  # 370
+RIGHT_X = BAR_X + BAR_W  # 430
+TRAY_X = RIGHT_X + 6 * POINT_W + FRAME  # 744
+FRAME_RIGHT = TRAY_X + TRAY_W + FRAME  # 814
+TOP_Y = LABEL_H + FRAME  # 36: top edge of the playing field
+MID_TOP = TOP_Y + HALF_H  # 266
+MID_BOTTOM = MID_TOP + GAP  # 334
+BOTTOM_Y = MID_BOTTOM + HALF_H  # 564
+MID_Y = (MID_TOP + MID_BOTTOM) // 2  # 300
+
+
+@dataclass(frozen=True, slots=True)
+class Colours:
+    """Checker fill, rim and the ink for numbers written on them, for the viewer and the opponent."""
+
+    mine: str
+    mine_rim: str
+    mine_ink: str
+    theirs: str
+    theirs_rim: str
+    theirs_ink: str
+
+
+_DARK = ("#2b2623", "#0d0b0a", "#f3ede0")
+_LIGHT = ("#f4efe3", "#a89c84", "#2b2623")
+DEFAULT_COLOURS = {
+    Side.BLACK: Colours(*_DARK, *_LIGHT),
+    Side.WHITE: Colours(*_LIGHT, *_DARK),
+}
+"""Black's checkers are dark and White's light, whoever looks; keyed by the viewer's side."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveLink:
+    """A checker the viewer may move now: clicking it plays ``die`` from ``origin`` to ``destination``."""
+
+    origin: int
+    destination: int
+    die: int
+    href: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A rectangle (outlines, trays, hit areas): integer corner and size."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    kind: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Triangle:
+    number: int
+    points: str
+    shade: str
+    label_x: int
+    label_y: int
+
+
+@dataclass(frozen=True, slots=True)
+class Checker:
+    """One drawn checker: ``symbol`` is ``mine`` or ``theirs``; ``count`` is written on it when a
+    stack is taller than shown."""
+
+    x: int
+    y: int
+    symbol: str
+    count: str = ""
+    text_x: int = 0
+    text_y: int = 0
+
+
+_LOW, _MID, _HIGH = 11, 21, 31
+DIE_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((_MID, _MID),),
+    2: ((_LOW, _LOW), (_HIGH, _HIGH)),
+    3: ((_LOW, _LOW), (_MID, _MID), (_HIGH, _HIGH)),
+    4: ((_LOW, _LOW), (_HIGH, _LOW), (_LOW, _HIGH), (_HIGH, _HIGH)),
+    5: ((_LOW, _LOW), (_HIGH, _LOW), (_MID, _MID), (_LOW, _HIGH), (_HIGH, _HIGH)),
+    6: ((_LOW, _LOW), (_HIGH, _LOW), (_LOW, _MID), (_HIGH, _MID), (_LOW, _HIGH), (_HIGH, _HIGH)),
+}
+"""Pip centres on a 42-unit die face."""
+
+
+@dataclass(frozen=True, slots=True)
+class DieFace:
+    """A ``<symbol>`` for one face of one side's dice, in that side's checker colours."""
+
+    id: str
+    fill: str
+    ink: str
+    pips: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    x: int
+    y: int
+    value: int
+    owner: str
+    used: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Cube:
+    x: int
+    y: int
+    label: str
+    text_x: int
+    text_y: int
+    where: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTarget:
+    """A clickable checker: the hit area, the ring on the checker that moves, and the destination
+    shown while the link has the pointer or the keyboard focus."""
+
+    href: str
+    label: str
+    area: Shape
+    ring_x: int
+    ring_y: int
+    target: Shape
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    x: int
+    y: int
+    text: str
+    anchor: str = "middle"
+    kind: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    title: str
+    desc: str
+    colours: Colours
+    view_box: str = f"0 0 {WIDTH} {HEIGHT}"
+    width: int = WIDTH
+    height: int = HEIGHT
+    frame: Shape = Shape(CUBE_COLUMN, LABEL_H, FRAME_RIGHT - CUBE_COLUMN, BOTTOM_Y + FRAME - LABEL_H)
+    fields: tuple[Shape, ...] = (
+        Shape(LEFT_X, TOP_Y, 6 * POINT_W, BOTTOM_Y - TOP_Y),
+        Shape(RIGHT_X, TOP_Y, 6 * POINT_W, BOTTOM_Y - TOP_Y),
+    )
+    bar: Shape = Shape(BAR_X, TOP_Y, BAR_W, BOTTOM_Y - TOP_Y)
+    trays: tuple[Shape, ...] = (
+        Shape(TRAY_X, TOP_Y, TRAY_W, HALF_H, "theirs"),
+        Shape(TRAY_X, MID_BOTTOM, TRAY_W, HALF_H, "mine"),
+    )
+    triangles: tuple[Triangle, ...] = ()
+    checkers: tuple[Checker, ...] = ()
+    slabs: tuple[Shape, ...] = ()
+    texts: tuple[Text, ...] = ()
+    dice: tuple[Die, ...] = ()
+    cube: Cube | None = None
+    last_move: tuple[Shape, ...] = ()
+    steps: tuple[Shape, ...] = ()
+    moves: tuple[MoveTarget, ...] = field(default=())
+    die_faces: tuple[DieFace, ...] = ()
+    radius: int = RADIUS
+    diameter: int = DIAMETER
+    die_size: int = DIE
+    cube_size: int = CUBE
+
+
+def point_x(point: int) -> int:
+    """Left edge of the viewer's point 1..24.
+
+    >>> point_x(1), point_x(12), point_x(13), point_x(24)
+    (680, 70, 70, 680)
+    """
+    if point <= 6:
+        return RIGHT_X + (6 - point) * POINT_W
+    if point <= 12:
+        return LEFT_X + (12 - point) * POINT_W
+    if point <= 18:
+        return LEFT_X + (point - 13) * POINT_W
+    return RIGHT_X + (point - 19) * POINT_W
+
+
+def is_top(point: int) -> bool:
+    return point >= 13
+
+
+def point_rect(point: int) -> Shape:
+    """The column a point's checkers occupy; ``OFF`` is the viewer's tray, ``BAR`` their half of the bar.
+
+    >>> point_rect(24)
+    Shape(x=680, y=36, width=50, height=230, kind='')
+    >>> point_rect(0).x, point_rect(0).y
+    (744, 334)
+    """
+    if point == OFF:
+        return Shape(TRAY_X, MID_BOTTOM, TRAY_W, HALF_H)
+    if point == BAR:
+        return Shape(BAR_X, TOP_Y, BAR_W, HALF_H)
+    return Shape(point_x(point), TOP_Y if is_top(point) else MID_BOTTOM, POINT_W, HALF_H)
+
+
+def _slot_y(point: int, index: int) -> int:
+    """Centre height of the ``index``-th checker (0 at the rim) on a point."""
+    if is_top(point):
+        return TOP_Y + RADIUS + index * DIAMETER
+    return BOTTOM_Y - RADIUS - index * DIAMETER
+
+
+def _bar_slot_y(mine: bool, index: int) -> int:
+    """My bar checkers wait on the upper half, next to the quarter where they enter; theirs below."""
+    if mine:
+        return MID_TOP - RADIUS - index * DIAMETER
+    return MID_BOTTOM + RADIUS + index * DIAMETER
+
+
+def _stack(centres: Sequence[tuple[int, int]], count: int, symbol: str) -> list[Checker]:
+    shown = min(count, SHOWN_IN_STACK)
+    stack = []
+    for index in range(shown):
+        cx, cy = centres[index]
+        label = str(count) if count > SHOWN_IN_STACK and index == shown - 1 else ""
+        stack.append(Checker(cx - RADIUS, cy - RADIUS, symbol, label, cx, cy + 6))
+    return stack
+
+
+def _point_checkers(position: Position) -> list[Checker]:
+    checkers: list[Checker] = []
+    for point in range(1, 25):
+        centres = [(point_x(point) + POINT_W // 2, _slot_y(point, i)) for i in range(SHOWN_IN_STACK)]
+        mine, theirs = position.mine[point - 1], position.theirs[24 - point]
+        if mine:
+            checkers += _stack(centres, mine, "mine")
+        if theirs:
+            checkers += _stack(centres, theirs, "theirs")
+    mine_bar, theirs_bar = position.bar()
+    bar_x = BAR_X + BAR_W // 2
+    checkers += _stack([(bar_x, _bar_slot_y(True, i)) for i in range(5)], mine_bar, "mine")
+    checkers += _stack([(bar_x, _bar_slot_y(False, i)) for i in range(5)], theirs_bar, "theirs")
+    return checkers
+
+
+def _top_checker_y(position: Position, origin: int) -> int:
+    if origin == BAR:
+        return _bar_slot_y(True, min(position.bar()[0], SHOWN_IN_STACK) - 1)
+    return _slot_y(origin, min(position.mine[origin - 1], SHOWN_IN_STACK) - 1)
+
+
+def _triangles() -> tuple[Triangle, ...]:
+    triangles = []
+    for point in range(1, 25):
+        left = point_x(point)
+        apex_x = left + POINT_W // 2
+        if is_top(point):
+            base_y, apex_y, label_y = TOP_Y, TOP_Y + TRIANGLE_H, LABEL_H - 6
+        else:
+            base_y, apex_y, label_y = BOTTOM_Y, BOTTOM_Y - TRIANGLE_H, HEIGHT - 6
+        points = f"{left},{base_y} {left + POINT_W},{base_y} {apex_x},{apex_y}"
+        shade = "dark" if point % 2 else "light"
+        triangles.append(Triangle(point, points, shade, apex_x, label_y))
+    return tuple(triangles)
+
+
+_TRIANGLES = _triangles()
+
+
+def _slabs(position: Position) -> list[Shape]:
+    """Borne-off checkers as slabs: mine stack up from the bottom of my tray, theirs down from the top."""
+    mine_off, theirs_off = position.borne_off()
+    slabs = [Shape(TRAY_X + 4, BOTTOM_Y - 3 - (i + 1) * SLAB_H, TRAY_W - 8, SLAB_H - 2, "mine") for i in range(mine_off)]
+    slabs += [Shape(TRAY_X + 4, TOP_Y + 3 + i * SLAB_H, TRAY_W - 8, SLAB_H - 2, "theirs") for i in range(theirs_off)]
+    return slabs
+
+
+def _texts(position: Position) -> list[Text]:
+    mine_pips, theirs_pips = position.pip_count()
+    mine_off, theirs_off = position.borne_off()
+    tray_mid = TRAY_X + TRAY_W // 2
+    texts = [
+        Text(FRAME_RIGHT, LABEL_H - 6, f"{theirs_pips} pips", "end", "pips"),
+        Text(FRAME_RIGHT, HEIGHT - 6, f"{mine_pips} pips", "end", "pips"),
+    ]
+    if theirs_off:
+        texts.append(Text(tray_mid, MID_TOP + 22, f"{theirs_off} off", kind="off"))
+    if mine_off:
+        texts.append(Text(tray_mid, MID_BOTTOM - 12, f"{mine_off} off", kind="off"))
+    return texts
+
+
+def _dice(values: Sequence[tuple[int, bool]], owner: str) -> list[Die]:
+    if not values:
+        return []
+    spacing = DIE + 10
+    centre = (RIGHT_X if owner == "mine" else LEFT_X) + 3 * POINT_W
+    left = centre - (len(values) * spacing - 10) // 2
+    return [Die(left + i * spacing, MID_Y - DIE // 2, value, owner, used) for i, (value, used) in enumerate(values)]
+
+
+def _cube(value: int, owner: str | None) -> Cube:
+    """The cube left of the board: centred in the middle, else on its owner's half (the viewer's below)."""
+    x = (CUBE_COLUMN - CUBE) // 2
+    y = {None: MID_Y - CUBE // 2, "mine": BOTTOM_Y - CUBE, "theirs": TOP_Y}[owner]
+    label = "64" if owner is None and value == 1 else str(value)
+    return Cube(x, y, label, x + CUBE // 2, y + CUBE // 2 + 7, owner or "centre")
+
+
+def move_label(link: MoveLink) -> str:
+    """What a screen reader says for a clickable checker.
+
+    >>> move_label(MoveLink(13, 8, 5, ""))
+    'move the checker on 13 by 5 to 8'
+    >>> move_label(MoveLink(25, 22, 3, "")), move_label(MoveLink(4, 0, 6, ""))
+    ('enter the checker from the bar by 3 on 22', 'bear off the checker on 4 with the 6')
+    """
+    if link.origin == BAR:
+        return f"enter the checker from the bar by {link.die} on {link.destination}"
+    if link.destination == OFF:
+        return f"bear off the checker on {link.origin} with the {link.die}"
+    return f"move the checker on {link.origin} by {link.die} to {link.destination}"
+
+
+def _move_targets(position: Position, links: Sequence[MoveLink]) -> list[MoveTarget]:
+    targets = []
+    for link in links:
+        area = point_rect(link.origin)
+        ring_y = _top_checker_y(position, link.origin)
+        targets.append(MoveTarget(link.href, move_label(link), area, area.x + area.width // 2, ring_y,
+                                  point_rect(link.destination)))
+    return targets
+
+
+def changed_points(before: Position, after: Position) -> frozenset[int]:
+    """The viewer's points 1..24 whose checkers changed between two positions seen by the viewer:
+    ItsYourTurn outlines them to show the opponent's last move.
+
+    >>> start = Position.initial()
+    >>> after = Position(start.mine, start.theirs[:5] + (6,) + start.theirs[6:7] + (2,) + start.theirs[8:])
+    >>> sorted(changed_points(start, after))
+    [17, 19]
+    """
+    return frozenset(
+        point for point in range(1, 25)
+        if before.mine[point - 1] != after.mine[point - 1] or before.theirs[24 - point] != after.theirs[24 - point]
+    )
+
+
+def _words(on_points: Sequence[tuple[int, int]], bar: int, off: int) -> str:
+    parts = [f"{count} on {point}" for point, count in on_points if count]
+    if bar:
+        parts.insert(0, f"{bar} on the bar")
+    if off:
+        parts.append(f"{off} borne off")
+    return ", ".join(parts) if parts else "no checkers"
+
+
+def describe(position: Position, mine: str, theirs: str) -> str:
+    """The position in words, both sides' points numbered from the viewer's side.
+
+    >>> describe(Position.initial(), "Black (you)", "White")
+    'Black (you): 2 on 24, 5 on 13, 3 on 8, 5 on 6; 167 pips. White: 5 on 19, 3 on 17, 5 on 12, 2 on 1; 167 pips.'
+    """
+    points = range(24, 0, -1)
+    mine_bar, theirs_bar = position.bar()
+    mine_off, theirs_off = position.borne_off()
+    mine_pips, theirs_pips = position.pip_count()
+    my_words = _words([(p, position.mine[p - 1]) for p in points], mine_bar, mine_off)
+    their_words = _words([(p, position.theirs[24 - p]) for p in points], theirs_bar, theirs_off)
+    return f"{mine}: {my_words}; {mine_pips} pips. {theirs}: {their_words}; {theirs_pips} pips."
+
+
+def layout_board(
+    position: Position,
+    *,
+    viewer: Side,
+    names: tuple[str, str] | None = None,
+    colours: Colours | None = None,
+    my_dice: Sequence[tuple[int, bool]] = (),
+    their_dice: Sequence[tuple[int, bool]] = (),
+    cube: tuple[int, str | None] | None = None,
+    last_move: frozenset[int] = frozenset(),
+    steps: Sequence[tuple[int, int]] = (),
+    moves: Sequence[MoveLink] = (),
+    extra_desc: Mapping[str, str] | None = None,
+) -> Board:
+    """Lay out ``position`` (seen from ``viewer``: ``mine`` is the viewer's side) for drawing.
+
+    ``names`` label (mine, theirs) in the description; dice are (value, used) pairs; ``cube`` is
+    (value, owner) with owner ``"mine"``, ``"theirs"`` or None for centred, or None for no cube;
+    ``last_move`` the points to outline; ``steps`` the (origin, destination) moves made so far
+    this turn, marked; ``moves`` the checkers that can be clicked now.
+    """
+    mine_name, theirs_name = names or (f"{viewer.name.title()} (you)", viewer.other.name.title())
+    desc = describe(position, mine_name, theirs_name)
+    for label, text in (extra_desc or {}).items():
+        desc += f" {label}: {text}."
+    step_marks = [Shape(*_rect(point_rect(destination)), "to") for _, destination in steps]
+    step_marks += [Shape(*_rect(point_rect(origin)), "from") for origin, _ in steps]
+    return Board(
+        title=f"Backgammon board seen by {mine_name}",
+        desc=desc,
+        colours=colours or DEFAULT_COLOURS[viewer],
+        triangles=_TRIANGLES,
+        checkers=tuple(_point_checkers(position)),
+        slabs=tuple(_slabs(position)),
+        texts=tuple(_texts(position)),
+        dice=tuple(_dice(their_dice, "theirs") + _dice(my_dice, "mine")),
+        cube=_cube(*cube) if cube else None,
+        last_move=tuple(Shape(*_rect(point_rect(p)), "last") for p in sorted(last_move)),
+        steps=tuple(step_marks),
+        moves=tuple(_move_targets(position, moves)),
+        die_faces=_die_faces(colours or DEFAULT_COLOURS[viewer]),
+    )
+
+
+def _die_faces(colours: Colours) -> tuple[DieFace, ...]:
+    sides = (("mine", colours.mine, colours.mine_ink), ("theirs", colours.theirs, colours.theirs_ink))
+    return tuple(DieFace(f"die-{owner}-{value}", fill, ink, pips)
+                 for owner, fill, ink in sides for value, pips in DIE_PIPS.items())
+
+
+def _rect(shape: Shape) -> tuple[int, int, int, int]:
+    """An outline drawn just inside a region, so neighbouring outlines do not overlap."""
+    return shape.x + 2, shape.y + 2, shape.width - 4, shape.height - 4
