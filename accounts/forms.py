@@ -1,0 +1,118 @@
+"""Forms for sign-up, log-in and the profile; each refuses bad input with a clear message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.http import HttpRequest
+
+from accounts import throttle
+from accounts.models import Profile
+
+User = get_user_model()
+
+userid_validator = RegexValidator(
+    r"\A[A-Za-z0-9_-]{3,20}\Z",
+    "A userid is 3 to 20 characters: letters, digits, _ and - only.",
+)
+
+
+class SignUpForm(forms.Form):
+    """A new userid: unique whatever its case, so 'Alice' and 'alice' are one player."""
+
+    username = forms.CharField(
+        label="Userid",
+        max_length=20,
+        validators=[userid_validator],
+        help_text="3 to 20 characters: letters, digits, _ and -. Other players see it.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+    )
+    email = forms.EmailField(
+        label="E-mail",
+        help_text="Used only to reset a forgotten password and, if you wish, for turn notices.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise ValidationError("That userid is taken. Please choose another.")
+        return username
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "The two passwords differ. Please type the same one twice.")
+        elif first:
+            candidate = User(username=cleaned.get("username", ""), email=cleaned.get("email", ""))
+            try:
+                password_validation.validate_password(first, candidate)
+            except ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class ThrottledLoginForm(AuthenticationForm):
+    """Django's log-in form, refusing attempts once a userid or address is locked out."""
+
+    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        self.fields["username"].label = "Userid"
+        self.error_messages = {
+            **self.error_messages,
+            "invalid_login": "That userid and password do not match. Passwords are case-sensitive.",
+        }
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username") or ""
+        ip = throttle.client_ip(self.request) if self.request else "unknown"
+        if throttle.is_locked_out(username, ip):
+            raise ValidationError(throttle.lockout_message(), code="throttled")
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            throttle.record_failure(username, ip)
+            raise
+        throttle.clear_userid(username)
+        return cleaned
+
+
+class ProfileForm(forms.ModelForm):
+    """E-mail (on the user) and board colours (on the profile), edited on one page."""
+
+    email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+    class Meta:
+        model = Profile
+        fields = ["checker_colours"]
+        widgets = {"checker_colours": forms.RadioSelect}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].initial = self.instance.user.email
+        self.order_fields(["email", "checker_colours"])
+
+    def save(self, commit: bool = True) -> Profile:
+        profile: Profile = super().save(commit=False)
+        profile.user.email = self.cleaned_data["email"]
+        if commit:
+            profile.user.save(update_fields=["email"])
+            profile.save()
+        return profile

@@ -1,0 +1,31 @@
+"""A player's profile: the preferences that belong to the person rather than to a game."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class CheckerColours(models.TextChoices):
+    """Checker colour schemes offered on the board; the first colour is the viewer's own."""
+
+    BLACK_WHITE = "black-white", "Black & white"
+    RED_BLUE = "red-blue", "Red & blue"
+    BROWN_CREAM = "brown-cream", "Brown & cream"
+
+
+class Profile(models.Model):
+    """One per user, created with the account (see accounts.services.account_create)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    checker_colours = models.CharField(
+        "checker colours",
+        max_length=20,
+        choices=CheckerColours.choices,
+        default=CheckerColours.BLACK_WHITE,
+    )
+
+    def __str__(self) -> str:
+        return f"Profile of {self.user}"

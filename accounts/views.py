@@ -1,0 +1,95 @@
+"""Account pages: sign-up, log-in (throttled), log-out, password change and reset, profile.
+
+Django's auth views do the work; we give them our forms, templates and namespaced URLs.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import ProfileForm, SignUpForm, ThrottledLoginForm
+from accounts.services import account_create
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create a new userid and log straight in."""
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = account_create(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.get_username()}! Your userid is ready.")
+        return redirect("home")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+class LoginView(auth_views.LoginView):
+    form_class = ThrottledLoginForm
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    """POST only (Django refuses GET): a link cannot log anyone out behind their back."""
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, "You are logged out. See you soon.")
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:profile")
+
+    def form_valid(self, form):  # type: ignore[no-untyped-def]
+        messages.success(self.request, "Your password is changed.")
+        return super().form_valid(form)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/email/password_reset.txt"
+    subject_template_name = "accounts/email/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    """The player's userid, join date, e-mail and board colours."""
+    form = ProfileForm(request.POST or None, instance=request.user.profile)  # type: ignore[union-attr]
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, "Your profile is saved.")
+            return redirect("accounts:profile")
+        return render(request, "accounts/profile.html", {"form": form}, status=400)
+    return render(request, "accounts/profile.html", {"form": form})

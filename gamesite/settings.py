@@ -1,0 +1,220 @@
+"""Settings for Gammon Turn, read from the environment (twelve-factor) and parsed strictly.
+
+Development (``make run``) sets DEBUG=1 and gets SQLite, dev keys and console e-mail.
+Production needs at least SECRET_KEY, DICE_KEY, ALLOWED_HOSTS and DATABASE_URL; see README.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from gamesite.env import (
+    email_settings_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    key_bytes,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+SITE_NAME = "Gammon Turn"
+
+DEBUG = env_bool("DEBUG", False)
+
+# Dev-only fallbacks: a production process without real keys must refuse to start rather than
+# sign sessions or roll dice with a key printed in this file.
+_DEV_SECRET_KEY = "dev-only-insecure-secret-key-never-use-in-production"
+_DEV_DICE_KEY = "dev-only-dice-key"
+
+
+def _secret(name: str, dev_default: str) -> str:
+    if DEBUG:
+        return env_str(name, dev_default)
+    value = env_str(name, "")
+    if not value.strip():
+        raise ImproperlyConfigured(
+            f"{name} is required when DEBUG is off (set DEBUG=1 for a development server)."
+        )
+    return value
+
+
+SECRET_KEY = _secret("SECRET_KEY", _DEV_SECRET_KEY)
+# Bytes for backgammon.engine.dice.roll_at: every app server derives the same hourly dice
+# tables from this key, so it must be identical on all of them and kept secret.
+DICE_KEY: bytes = key_bytes(_secret("DICE_KEY", _DEV_DICE_KEY))
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "django_tasks",
+    "django_tasks_db",
+    "accounts",
+    "backgammon",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "gamesite.urls"
+WSGI_APPLICATION = "gamesite.wsgi.application"
+ASGI_APPLICATION = "gamesite.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "gamesite.context_processors.site",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# One cache shared by every app server (login throttling lives here): the database by
+# default, Redis when REDIS_URL is set.
+_REDIS_URL = env_str("REDIS_URL", "")
+if _REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL}
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "django_cache",
+        }
+    }
+
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default"],
+    }
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+# Login throttling (accounts.throttle): failures counted per userid and per client address.
+LOGIN_FAILURES_PER_USERID = env_int("LOGIN_FAILURES_PER_USERID", 5)
+LOGIN_FAILURES_PER_IP = env_int("LOGIN_FAILURES_PER_IP", 20)
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# Hashed, compressed files in production; plain storage for tests and development, which
+# serve straight from the source folders without running collectstatic.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if env_bool("STATIC_MANIFEST", not DEBUG)
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
+# Look files up per request rather than indexing STATIC_ROOT at start-up (development, tests).
+WHITENOISE_AUTOREFRESH = env_bool("WHITENOISE_AUTOREFRESH", DEBUG)
+MEDIA_URL = "media/"
+MEDIA_ROOT = BASE_DIR / "media"
+
+# E-mail: EMAIL_URL, or the separate EMAIL_HOST... variables; the console in development.
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Gammon Turn <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+_EMAIL_URL = env_str("EMAIL_URL", "")
+if _EMAIL_URL:
+    globals().update(email_settings_from_url(_EMAIL_URL))
+elif env_str("EMAIL_HOST", ""):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = env_str("EMAIL_HOST")
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    raise ImproperlyConfigured(
+        "Set EMAIL_URL (e.g. smtp://user:password@host:587?tls=1, or console:) or EMAIL_HOST "
+        "when DEBUG is off: password-reset e-mails must go somewhere."
+    )
+
+# HTTPS hardening, on by default in production; each switch can be turned off from the
+# environment (the test suite does, since its servers speak plain HTTP).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 60 * 60 * 24 * 30)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Only behind a proxy that sets X-Forwarded-Proto itself: trusting it otherwise lets any
+# client claim HTTPS.
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", False)
+# Login throttling counts per client address; behind a proxy the address comes from
+# X-Forwarded-For, and only when this is set (a client could forge the header otherwise).
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,27 @@
+"""Environment for the test suite, loaded by pytest before Django reads its settings
+(``-p gamesite.testenv`` in pyproject.toml).
+
+The suite runs the production settings module with DEBUG off, so it exercises the same strict
+parsing as a real deployment; it only supplies throwaway keys and turns off the HTTPS-only
+switches, since the test client and the live server speak plain HTTP. Anything already set
+in the environment (DATABASE_URL in particular) wins.
+"""
+
+import os
+
+TEST_ENVIRONMENT = {
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/gamesite",
+    "SECRET_KEY": "test-only-secret-key",
+    "DICE_KEY": "746573742d6f6e6c792d646963652d6b6579",
+    "ALLOWED_HOSTS": "testserver,localhost,127.0.0.1",
+    "EMAIL_URL": "locmem:",
+    "SECURE_SSL_REDIRECT": "0",
+    "SECURE_COOKIES": "0",
+    "SECURE_HSTS_SECONDS": "0",
+    "STATIC_MANIFEST": "0",
+    "WHITENOISE_USE_FINDERS": "1",
+    "WHITENOISE_AUTOREFRESH": "1",
+}
+
+for _name, _value in TEST_ENVIRONMENT.items():
+    os.environ.setdefault(_name, _value)

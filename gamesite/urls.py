@@ -1,0 +1,16 @@
+"""The site's URL map: each app brings its own urls module under a namespace."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from gamesite import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("help/", views.help_rules, name="help_rules"),
+    path("help/features/", views.help_features, name="help_features"),
+    path("help/dice/", views.help_dice, name="help_dice"),
+    path("accounts/", include("accounts.urls")),
+    path("admin/", admin.site.urls),
+    path("", include("backgammon.urls")),
+]

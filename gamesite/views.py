@@ -1,0 +1,36 @@
+"""The home page and the help pages: static text with the site layout."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+
+from backgammon.engine.variants import VARIANTS
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Visitors get a welcome; players go straight to their games."""
+    if request.user.is_authenticated:
+        try:
+            return redirect(reverse("backgammon:status"))
+        except NoReverseMatch:
+            # The game status page belongs to the lobby; until it is wired in, the welcome
+            # page is the best place to land.
+            pass
+    return render(request, "home.html")
+
+
+def help_rules(request: HttpRequest) -> HttpResponse:
+    """The rules of every variant we offer."""
+    return render(request, "help/rules.html", {"variants": VARIANTS})
+
+
+def help_features(request: HttpRequest) -> HttpResponse:
+    """How to use the game page: click-to-move, typed moves, Next game and so on."""
+    return render(request, "help/features.html")
+
+
+def help_dice(request: HttpRequest) -> HttpResponse:
+    """How the dice are rolled and why they are fair."""
+    return render(request, "help/dice.html")

@@ -1,0 +1,92 @@
+"""Fixtures shared by the whole suite: the personas and logged-in clients.
+
+Alice, Bob and Charlie are ordinary players with known passwords; Charlie is the outsider
+who must see nothing of Alice and Bob's games. ``make_user`` makes anyone else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client
+
+PASSWORD = "correct-horse-battery"
+"""Every persona's password (long and uncommon enough for the validators)."""
+
+UserFactory = Callable[..., Any]
+
+
+@pytest.fixture
+def make_user(db: None) -> UserFactory:
+    """make_user("dora", password=..., email=...) -> a saved user with a profile."""
+
+    def make(username: str, *, password: str = PASSWORD, email: str | None = None) -> Any:
+        return get_user_model().objects.create_user(
+            username=username,
+            email=email if email is not None else f"{username.lower()}@example.com",
+            password=password,
+        )
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user: UserFactory) -> Any:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user: UserFactory) -> Any:
+    return make_user("bob")
+
+
+@pytest.fixture
+def charlie(make_user: UserFactory) -> Any:
+    return make_user("charlie")
+
+
+@pytest.fixture
+def client_for() -> Callable[[Any], Client]:
+    """client_for(user) -> a test Client already logged in as that user."""
+
+    def make(user: Any) -> Client:
+        client = Client()
+        client.force_login(user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def alice_client(alice: Any, client_for: Callable[[Any], Client]) -> Client:
+    return client_for(alice)
+
+
+@pytest.fixture
+def bob_client(bob: Any, client_for: Callable[[Any], Client]) -> Client:
+    return client_for(bob)
+
+
+@pytest.fixture
+def charlie_client(charlie: Any, client_for: Callable[[Any], Client]) -> Client:
+    return client_for(charlie)
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Throttle counters live in the (database) cache: no test may inherit another's.
+
+    Only tests that reach the database have a cache to clear; a transactional test commits its
+    cache rows, so they are cleared after it as well as before.
+    """
+    uses_db = {"db", "transactional_db", "live_server"} & set(request.fixturenames)
+    if uses_db:
+        request.getfixturevalue("transactional_db" if "db" not in uses_db else "db")
+        cache.clear()
+    yield
+    if uses_db:
+        cache.clear()
