@@ -9,3 +9,7 @@ from .board import *  # noqa: F401,F403
 from .errors import *  # noqa: F401,F403
 from .position_id import *  # noqa: F401,F403
 from .variants import *  # noqa: F401,F403
+from .actions import *  # noqa: F401,F403
+from .game import *  # noqa: F401,F403
+from .match_id import *  # noqa: F401,F403
+from .dice import *  # noqa: F401,F403
