@@ -93,6 +93,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "gamesite.context_processors.site",
+                "backgammon.context_processors.play_menu",
             ],
         },
     },

@@ -1,0 +1,199 @@
+"""Challenges: one player invites another to a game with chosen rules; accepting starts the game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
+from backgammon.models import TIME_LIMITS, Challenge, Game
+
+from .games import game_start
+from .refusals import ChallengeRejected
+
+__all__ = [
+    "CHALLENGE_MESSAGE_MAX",
+    "DEFAULT_MATCH_LENGTHS",
+    "MATCH_VARIANTS",
+    "MAX_AUTOMATIC_DOUBLES",
+    "MAX_STAKE",
+    "challenge_accept",
+    "challenge_create",
+    "challenge_decline",
+    "challenge_withdraw",
+]
+
+CHALLENGE_MESSAGE_MAX = 500
+# Matches to any length are offered for the variants played with the cube, as on ItsYourTurn;
+# the others are single games.
+DEFAULT_MATCH_LENGTHS = {code: v.match_length for code, v in VARIANTS.items() if v.is_match}
+MATCH_VARIANTS = frozenset(DEFAULT_MATCH_LENGTHS)
+MAX_AUTOMATIC_DOUBLES = 3
+MAX_STAKE = 1000
+_TIME_LIMIT_VALUES = frozenset(value for value, _ in TIME_LIMITS)
+
+
+def _match_length(variant: str, match_length: int | None) -> int:
+    if variant not in MATCH_VARIANTS:
+        if match_length:
+            name = VARIANTS[variant].name
+            raise ChallengeRejected(f"{name} is a single game: it has no match length")
+        return 0
+    if match_length is None:
+        return DEFAULT_MATCH_LENGTHS[variant]
+    if not 1 <= match_length <= MAX_MATCH_LENGTH:
+        raise ChallengeRejected(f"a match is played to 1 to {MAX_MATCH_LENGTH} points, not {match_length}")
+    return match_length
+
+
+def _money_options(
+    variant: str, *, jacoby: bool, beavers: bool, automatic_doubles: int, stake: int | None
+) -> dict[str, Any]:
+    if not VARIANTS[variant].money:
+        if jacoby or beavers or automatic_doubles or stake:
+            raise ChallengeRejected(
+                "the Jacoby rule, beavers, automatic doubles and stakes belong to the money game (MP)"
+            )
+        return {"jacoby": False, "beavers": False, "automatic_doubles": 0, "stake": 0}
+    if not 0 <= automatic_doubles <= MAX_AUTOMATIC_DOUBLES:
+        raise ChallengeRejected(f"automatic doubles can be limited to 0 to {MAX_AUTOMATIC_DOUBLES}")
+    stake = 1 if stake is None else stake
+    if not 1 <= stake <= MAX_STAKE:
+        raise ChallengeRejected(f"the stake is 1 to {MAX_STAKE} points per point")
+    return {"jacoby": jacoby, "beavers": beavers, "automatic_doubles": automatic_doubles, "stake": stake}
+
+
+def _opponent(challenger: Any, username: str) -> Any:
+    username = username.strip()
+    if not username:
+        raise ChallengeRejected("name the player you want to challenge")
+    user_model = get_user_model()
+    try:
+        opponent = user_model._default_manager.get(username__iexact=username)
+    except user_model.DoesNotExist:
+        raise ChallengeRejected(f"there is no player called {username!r}") from None
+    if opponent.pk == challenger.pk:
+        raise ChallengeRejected("you cannot challenge yourself")
+    if not opponent.is_active:
+        raise ChallengeRejected(f"{opponent.get_username()} no longer plays here")
+    return opponent
+
+
+def challenge_create(
+    *,
+    challenger: Any,
+    opponent: str,
+    variant: str,
+    match_length: int | None = None,
+    time_limit: timedelta,
+    rated: bool = True,
+    message: str = "",
+    jacoby: bool = False,
+    beavers: bool = False,
+    automatic_doubles: int = 0,
+    stake: int | None = None,
+) -> Challenge:
+    """Invite the player named ``opponent`` (a username, any case) to a game with these rules.
+
+    ``match_length`` None means the variant's default (5, or 9 for B9); single-game variants take
+    none. ``stake`` None means 1 for the money game.
+    """
+    variant = variant.strip().upper()
+    if variant not in VARIANTS:
+        raise ChallengeRejected(f"there is no variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    length = _match_length(variant, match_length)
+    if time_limit not in _TIME_LIMIT_VALUES:
+        raise ChallengeRejected("choose a time limit per move from the list")
+    message = message.strip()
+    if len(message) > CHALLENGE_MESSAGE_MAX:
+        raise ChallengeRejected(f"a message can be at most {CHALLENGE_MESSAGE_MAX} characters")
+    money = _money_options(
+        variant, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake
+    )
+    other = _opponent(challenger, opponent)
+    with transaction.atomic():
+        duplicate = Challenge.objects.filter(
+            challenger=challenger, challenged=other, variant=variant, status=Challenge.Status.PENDING
+        )
+        if duplicate.exists():
+            raise ChallengeRejected(
+                f"you already have a {VARIANTS[variant].name} challenge waiting for {other.get_username()}"
+            )
+        return Challenge.objects.create(
+            challenger=challenger,
+            challenged=other,
+            variant=variant,
+            match_length=length,
+            time_limit=time_limit,
+            rated=rated,
+            message=message,
+            **money,
+        )
+
+
+def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:
+    # The row lock makes an accept and a withdraw of one challenge (or two accepts) take turns:
+    # the second sees the first one's status and is refused, so a challenge starts one game at most.
+    try:
+        challenge = Challenge.objects.select_for_update(of=("self",)).select_related(
+            "challenger", "challenged"
+        ).get(pk=challenge_id)
+    except Challenge.DoesNotExist:
+        raise ChallengeRejected("there is no such challenge") from None
+    if getattr(challenge, f"{role}_id") != actor.pk:
+        if role == "challenged":
+            raise ChallengeRejected("only the challenged player can answer this challenge")
+        raise ChallengeRejected("only the challenger can withdraw this challenge")
+    if challenge.status != Challenge.Status.PENDING:
+        raise ChallengeRejected(f"this challenge was already {challenge.status}")
+    return challenge
+
+
+def _close(challenge: Challenge, status: str) -> None:
+    challenge.status = status
+    challenge.responded_at = timezone.now()
+    challenge.save(update_fields=["status", "responded_at", "game"])
+
+
+def challenge_accept(*, challenge_id: int, actor: Any) -> Game:
+    """The challenged player accepts: the game starts (challenger Black) with its opening roll."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id, actor, role="challenged")
+        if not challenge.challenger.is_active:
+            raise ChallengeRejected(f"{challenge.challenger.get_username()} no longer plays here")
+        game = Game.objects.create(
+            variant=challenge.variant,
+            match_length=challenge.match_length,
+            jacoby=challenge.jacoby,
+            beavers=challenge.beavers,
+            automatic_doubles=challenge.automatic_doubles,
+            stake=challenge.stake,
+            rated=challenge.rated,
+            time_limit=challenge.time_limit,
+            black=challenge.challenger,
+            white=challenge.challenged,
+        )
+        game_start(game=game)
+        challenge.game = game
+        _close(challenge, Challenge.Status.ACCEPTED)
+        return game
+
+
+def challenge_decline(*, challenge_id: int, actor: Any) -> Challenge:
+    """The challenged player says no."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id, actor, role="challenged")
+        _close(challenge, Challenge.Status.DECLINED)
+        return challenge
+
+
+def challenge_withdraw(*, challenge_id: int, actor: Any) -> Challenge:
+    """The challenger takes a pending challenge back."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id, actor, role="challenger")
+        _close(challenge, Challenge.Status.WITHDRAWN)
+        return challenge

@@ -1,0 +1,285 @@
+"""Applying actions to a game: the one locked path from a request (or a deadline) to the log.
+
+Every change goes: lock the game row, site checks (player? active? your turn? page current?),
+the engine's checks, append the action and the automatic follow-ups, rewrite the snapshot, then
+(after commit) schedule the next deadline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from backgammon.engine import EngineError, PerSide, Side
+from backgammon.engine.actions import Action, ActionKind
+from backgammon.engine.dice import roll_at
+from backgammon.engine.game import WinKind
+from backgammon.engine.match import MatchState, Phase, apply_action
+from backgammon.engine.notation import format_play
+from backgammon.engine.plays import find_play
+from backgammon.models import Game, GameAction
+
+from .refusals import ActionRejected
+
+__all__ = [
+    "MESSAGE_MAX",
+    "game_apply_action",
+    "game_enforce_deadline",
+    "game_start",
+    "overdue_games",
+    "result_text",
+]
+
+MESSAGE_MAX = 500
+STALE_PAGE = "this game has moved on since your page was loaded: reload to see the new position"
+# A chain of automatic actions is short (a few tied opening rolls, one automatic roll); a longer
+# one means the engine keeps asking for the same thing, and we refuse rather than loop forever.
+_MAX_FOLLOW_UPS = 50
+# Only the system times a player out; a player's request of this kind is refused.
+_SYSTEM_KINDS = frozenset({ActionKind.TIMEOUT})
+
+
+def _dice_key() -> bytes:
+    key = settings.DICE_KEY
+    return key if isinstance(key, bytes) else str(key).encode("utf-8")
+
+
+@dataclass
+class _Log:
+    """The actions appended in one transaction, applied to the state as they come."""
+
+    game: Game
+    state: MatchState
+    now: datetime
+    rows: list[GameAction] = field(default_factory=list)
+    rolls: int = 0
+
+    def roll(self, *, side: Side | None, message: str = "") -> None:
+        """Append a roll of the server's dice."""
+        # Each roll of a request reads the dice table one millisecond further on: a tied opening
+        # roll re-rolled at the same instant would give the same tie again. created_at keeps the
+        # instant, so any roll can be checked against the keyed table afterwards.
+        instant = self.now + timedelta(milliseconds=self.rolls)
+        self.rolls += 1
+        dice = roll_at(_dice_key(), instant)
+        self.append(Action.roll(*dice), side=side, message=message, at=instant)
+
+    def append(
+        self, action: Action, *, side: Side | None, message: str = "", at: datetime | None = None
+    ) -> None:
+        notation = ""
+        try:
+            if action.kind is ActionKind.PLAY:
+                assert self.state.dice is not None, "a play needs dice: the engine says MOVE has them"
+                notation = format_play(find_play(self.state.position, self.state.dice, action.moves))
+            new_state = apply_action(self.state, action, by=side)
+        except EngineError as refusal:
+            raise ActionRejected(str(refusal)) from None
+        self.rows.append(
+            GameAction(
+                game=self.game,
+                number=self.game.action_count + len(self.rows) + 1,
+                side=None if side is None else int(side),
+                kind=action.kind.value,
+                data=action.to_dict(),
+                notation=notation,
+                message=message,
+                created_at=at or self.now,
+            )
+        )
+        self.state = new_state
+
+    def follow_ups(self) -> None:
+        """The actions nobody chooses: opening rolls (ties again) and rolls of a player who cannot double."""
+        for _ in range(_MAX_FOLLOW_UPS):
+            state = self.state
+            if state.phase is Phase.OPENING_ROLL:
+                self.roll(side=None)
+            elif state.phase is Phase.ROLL and state.roll_is_automatic:
+                self.roll(side=state.turn)
+            else:
+                return
+        raise RuntimeError(f"game {self.game.pk}: automatic actions did not come to an end")
+
+    def save(self) -> Game:
+        """Append the rows and rewrite the snapshot; the caller holds the row lock."""
+        GameAction.objects.bulk_create(self.rows)
+        _write_snapshot(self.game, self.state, self.now, len(self.rows))
+        game = self.game
+        if game.deadline is not None:
+            transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline))
+        return game
+
+
+def _schedule(game_id: int, action_number: int, deadline: datetime) -> None:
+    from backgammon.tasks import schedule_deadline
+
+    schedule_deadline(game_id=game_id, action_number=action_number, deadline=deadline)
+
+
+_SNAPSHOT_FIELDS = [
+    "action_count", "phase", "turn", "position_id", "match_id", "dice", "cube_value", "cube_owner",
+    "score_black", "score_white", "game_number", "crawford", "actor", "deadline", "status",
+    "winner", "result", "updated_at",
+]
+
+
+def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int) -> None:
+    game.action_count += appended
+    game.phase = state.phase.value
+    game.turn = int(state.turn)
+    game.position_id = state.position.id
+    game.match_id = state.match_id()
+    game.dice = "".join(str(die) for die in state.dice) if state.dice else ""
+    game.cube_value = state.cube_value
+    game.cube_owner = None if state.cube_owner is None else int(state.cube_owner)
+    game.score_black, game.score_white = state.score.black, state.score.white
+    game.game_number = state.game_number
+    game.crawford = state.crawford
+    actor = state.actor
+    game.actor_id = None if actor is None else _player_id(game, actor)
+    game.deadline = None if actor is None else now + game.time_limit
+    if state.phase is Phase.MATCH_OVER:
+        game.status = Game.Status.FINISHED
+        winner = state.match_winner
+        game.winner_id = None if winner is None else _player_id(game, winner)
+        game.result = result_text(game, state)
+    game._state_cache = state  # type: ignore[attr-defined]
+    game.save(update_fields=_SNAPSHOT_FIELDS)
+
+
+def _player_id(game: Game, side: Side) -> Any:
+    return game.black_id if side is Side.BLACK else game.white_id
+
+
+_WIN_WORDS = {
+    WinKind.SINGLE: "won",
+    WinKind.GAMMON: "won a gammon",
+    WinKind.BACKGAMMON: "won a backgammon",
+    WinKind.DROP: "won: {loser} passed the double",
+    WinKind.RESIGN: "won: {loser} resigned",
+    WinKind.TIMEOUT: "won: {loser} ran out of time",
+}
+
+
+def result_text(game: Game, state: MatchState) -> str:
+    """One line for lists, e.g. "alice won a gammon (2 points)" or "bob won the match 5-3"."""
+    names = PerSide(game.black.get_username(), game.white.get_username())
+    last = state.last_game_result
+    winner = state.match_winner
+    if winner is None:
+        return "The game was a draw: 500 moves each without a winner"
+    loser_name = names[winner.other]
+    if last is not None and last.kind is WinKind.TIMEOUT:
+        how = _WIN_WORDS[WinKind.TIMEOUT].format(loser=loser_name)
+        return f"{names[winner]} {how}"
+    if game.match_length:
+        return f"{names[winner]} won the match {state.score[winner]}-{state.score[winner.other]}"
+    if last is None:
+        return f"{names[winner]} won"
+    how = _WIN_WORDS.get(last.kind, "won").format(loser=loser_name)
+    plural = "" if last.points == 1 else "s"
+    return f"{names[winner]} {how} ({last.points} point{plural})"
+
+
+def _locked_game(game_id: int) -> Game:
+    # The row lock makes requests for one game take turns: of two submissions of the same turn
+    # (a double click, two tabs, a move racing its deadline task) the second waits, then sees the
+    # first one's action_count and is refused, so an action is never applied twice. of=("self",)
+    # keeps the players' rows unlocked: they take part in many games at once.
+    try:
+        return (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("black", "white")
+            .get(pk=game_id)
+        )
+    except Game.DoesNotExist:
+        raise ActionRejected("there is no such game") from None
+
+
+def _turn_words(game: Game, state: MatchState) -> str:
+    actor = state.actor
+    if actor is None:
+        return "it is not your turn"
+    return f"it is not your turn: waiting for {game.player(actor).get_username()}"
+
+
+def game_apply_action(
+    *, game_id: int, actor: Any, action: Action, expected_number: int, message: str = ""
+) -> Game:
+    """Apply a player's action and whatever follows automatically; return the updated game.
+
+    ``expected_number`` is the game's ``action_count`` the player's page showed. A ROLL action's
+    dice are ignored: the server rolls (the keyed table at this millisecond). Refusals raise
+    ``ActionRejected`` and change nothing.
+    """
+    message = message.strip()
+    if len(message) > MESSAGE_MAX:
+        raise ActionRejected(f"a message can be at most {MESSAGE_MAX} characters")
+    if action.kind in _SYSTEM_KINDS:
+        raise ActionRejected("only the site can time a player out")
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        side = game.side_of(actor)
+        if side is None:
+            raise ActionRejected("you are not playing in this game")
+        if game.status != Game.Status.ACTIVE:
+            raise ActionRejected("this game is over: no more moves can be made")
+        if expected_number != game.action_count:
+            raise ActionRejected(STALE_PAGE)
+        state = game.state()
+        if state.actor is not side:
+            raise ActionRejected(_turn_words(game, state))
+        log = _Log(game, state, timezone.now())
+        if action.kind is ActionKind.ROLL:
+            log.roll(side=side, message=message)
+        else:
+            log.append(action, side=side, message=message)
+        log.follow_ups()
+        return log.save()
+
+
+def game_start(*, game: Game) -> Game:
+    """Roll the opening of a game just created (inside the caller's transaction) and snapshot it."""
+    log = _Log(game, game.state(), timezone.now())
+    log.follow_ups()
+    return log.save()
+
+
+def game_enforce_deadline(*, game_id: int, action_number: int, now: datetime | None = None) -> bool:
+    """Time out the player who must act if the game still waits at ``action_number`` past its deadline.
+
+    Returns whether a timeout was applied. Safe to call any number of times, from any worker.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            game = _locked_game(game_id)
+        except ActionRejected:
+            return False
+        if (
+            game.status != Game.Status.ACTIVE
+            or game.action_count != action_number
+            or game.deadline is None
+            or game.deadline > now
+        ):
+            return False
+        log = _Log(game, game.state(), now)
+        log.append(Action.timeout(), side=None)
+        log.follow_ups()
+        log.save()
+        return True
+
+
+def overdue_games(now: datetime | None = None) -> QuerySet[Game]:
+    """Active games whose player to act is past the deadline."""
+    return Game.objects.filter(
+        status=Game.Status.ACTIVE, deadline__isnull=False, deadline__lte=now or timezone.now()
+    )

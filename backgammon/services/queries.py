@@ -1,0 +1,63 @@
+"""Read-only questions the lobby asks: which games wait for me, which for my opponents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from backgammon.models import Challenge, Game
+
+__all__ = ["StatusLists", "games_awaiting", "games_awaiting_count", "next_game_for", "status_lists"]
+
+RECENT_FINISHED = 10
+
+
+def games_awaiting(user: Any) -> QuerySet[Game]:
+    """Active games where ``user`` must act, the oldest deadline first."""
+    return Game.objects.filter(actor=user, status=Game.Status.ACTIVE).order_by("deadline", "pk")
+
+
+def games_awaiting_count(user: Any) -> int:
+    return games_awaiting(user).count()
+
+
+def next_game_for(user: Any) -> Game | None:
+    return games_awaiting(user).first()
+
+
+@dataclass(frozen=True)
+class StatusLists:
+    my_turn: list[Game]
+    their_turn: list[Game]
+    finished: list[Game]
+    incoming: list[Challenge]
+    outgoing: list[Challenge]
+
+
+def status_lists(user: Any) -> StatusLists:
+    """Everything the Game status page shows, in its order."""
+    mine = Q(black=user) | Q(white=user)
+    players = ("black", "white", "actor", "winner")
+    active = Game.objects.filter(mine, status=Game.Status.ACTIVE).select_related(*players)
+    return StatusLists(
+        my_turn=list(active.filter(actor=user).order_by("deadline", "pk")),
+        their_turn=list(active.exclude(actor=user).order_by("deadline", "pk")),
+        finished=list(
+            Game.objects.filter(mine)
+            .exclude(status=Game.Status.ACTIVE)
+            .select_related(*players)
+            .order_by("-updated_at")[:RECENT_FINISHED]
+        ),
+        incoming=list(
+            Challenge.objects.filter(challenged=user, status=Challenge.Status.PENDING)
+            .select_related("challenger")
+            .order_by("created_at")
+        ),
+        outgoing=list(
+            Challenge.objects.filter(challenger=user, status=Challenge.Status.PENDING)
+            .select_related("challenged")
+            .order_by("created_at")
+        ),
+    )

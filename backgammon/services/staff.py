@@ -1,0 +1,61 @@
+"""Staff decisions outside the rules: abort a game, or adjudicate it to a player, with a reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from backgammon.models import Game, StaffAction
+
+from .games import _locked_game
+from .refusals import ActionRejected
+
+__all__ = ["REASON_MAX", "game_abort", "game_adjudicate"]
+
+REASON_MAX = 500
+
+
+def _checked(game_id: int, staff: Any, reason: str) -> tuple[Game, str]:
+    if not getattr(staff, "is_staff", False):
+        raise ActionRejected("only staff can abort or adjudicate a game")
+    reason = reason.strip()
+    if not reason:
+        raise ActionRejected("give a reason: it is kept with the game")
+    if len(reason) > REASON_MAX:
+        raise ActionRejected(f"a reason can be at most {REASON_MAX} characters")
+    game = _locked_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise ActionRejected(f"game #{game.pk} is already {game.status}")
+    return game, reason
+
+
+def _close(game: Game, status: str, result: str) -> None:
+    game.status = status
+    game.actor = None
+    game.deadline = None
+    game.result = result[:200]
+    game.save(update_fields=["status", "actor", "deadline", "result", "winner", "updated_at"])
+
+
+def game_abort(*, game_id: int, staff: Any, reason: str) -> Game:
+    """End an active game with no winner; the reason is logged as a StaffAction."""
+    with transaction.atomic():
+        game, reason = _checked(game_id, staff, reason)
+        StaffAction.objects.create(game=game, staff=staff, kind=StaffAction.Kind.ABORT, reason=reason)
+        _close(game, Game.Status.ABORTED, f"Aborted by staff: {reason}")
+        return game
+
+
+def game_adjudicate(*, game_id: int, staff: Any, winner: Any, reason: str) -> Game:
+    """End an active game with ``winner`` (one of its players) as the winner, logged with the reason."""
+    with transaction.atomic():
+        game, reason = _checked(game_id, staff, reason)
+        if game.side_of(winner) is None:
+            raise ActionRejected(f"{winner} does not play in game #{game.pk}")
+        StaffAction.objects.create(
+            game=game, staff=staff, kind=StaffAction.Kind.ADJUDICATE, winner=winner, reason=reason
+        )
+        game.winner = winner
+        _close(game, Game.Status.FINISHED, f"Adjudicated to {winner.get_username()} by staff: {reason}")
+        return game

@@ -1,0 +1,32 @@
+"""Background work for games: a move deadline is a task scheduled for that moment.
+
+The task only asks the service to enforce the deadline; the service re-checks everything under
+the game's row lock, so a task that runs late, twice, or after the player moved does nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django_tasks import task
+
+__all__ = ["enforce_deadline", "schedule_deadline"]
+
+
+@task()
+def enforce_deadline(game_id: int, action_number: int) -> bool:
+    """Time out the player to act in ``game_id`` if it still waits at ``action_number`` past its deadline."""
+    from backgammon.services import game_enforce_deadline
+
+    return game_enforce_deadline(game_id=game_id, action_number=action_number)
+
+
+def schedule_deadline(*, game_id: int, action_number: int, deadline: datetime) -> None:
+    """Enqueue ``enforce_deadline`` to run at ``deadline``.
+
+    A backend that cannot defer (the immediate backend of a bare development setup) would run the
+    task now, when it has nothing to do; there the ``enforce_deadlines`` command is the safety net.
+    """
+    if not enforce_deadline.get_backend().supports_defer:
+        return
+    enforce_deadline.using(run_after=deadline).enqueue(game_id, action_number)

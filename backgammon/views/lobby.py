@@ -1,0 +1,131 @@
+"""The lobby: Game status (home of a logged-in player), New game (challenges), Next game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from backgammon.engine import VARIANTS
+from backgammon.forms import ChallengeForm
+from backgammon.models import Challenge, Game
+from backgammon.services import (
+    ChallengeRejected,
+    challenge_accept,
+    challenge_create,
+    challenge_decline,
+    challenge_withdraw,
+    next_game_for,
+    status_lists,
+)
+
+__all__ = ["challenge_respond", "game_url", "new_game", "next_game", "status"]
+
+
+def game_url(game: Game) -> str:
+    """The game page, or Game status while the game page is not wired in."""
+    try:
+        return reverse("backgammon:game", args=[game.pk])
+    except NoReverseMatch:
+        return reverse("backgammon:status")
+
+
+def _render_status(request: HttpRequest, *, status_code: int = 200) -> HttpResponse:
+    lists = status_lists(request.user)
+    return render(request, "backgammon/status.html", {"lists": lists}, status=status_code)
+
+
+@login_required
+@require_GET
+def status(request: HttpRequest) -> HttpResponse:
+    """My games (where I must act first), then my challenges."""
+    return _render_status(request)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    """Challenge a named player; errors re-render the form with the reason and change nothing."""
+    if request.method == "POST":
+        form = ChallengeForm(request.POST)
+        if form.is_valid():
+            try:
+                challenge = challenge_create(challenger=request.user, **form.service_arguments())
+            except ChallengeRejected as refusal:
+                form.add_error(None, refusal.message)
+            else:
+                messages.success(
+                    request,
+                    f"Your challenge was sent to {challenge.challenged.get_username()}.",
+                )
+                return redirect("backgammon:status")
+        status_code = 400
+    else:
+        form = ChallengeForm(initial={"opponent": request.GET.get("opponent", "")})
+        status_code = 200
+    return render(
+        request,
+        "backgammon/new_game.html",
+        {"form": form, "variants": VARIANTS.values()},
+        status=status_code,
+    )
+
+
+def _challenge_for_user(challenge_id: int, user: Any) -> Challenge:
+    """The challenge if ``user`` sent or received it; a 404 for anyone else."""
+    try:
+        challenge = Challenge.objects.get(pk=challenge_id)
+    except Challenge.DoesNotExist:
+        raise Http404("no such challenge") from None
+    if user.pk not in (challenge.challenger_id, challenge.challenged_id):
+        raise Http404("no such challenge")
+    return challenge
+
+
+_RESPONSES = {"accept", "decline", "withdraw"}
+
+
+@login_required
+@require_POST
+def challenge_respond(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Accept or decline a challenge to me, or withdraw one of mine."""
+    challenge = _challenge_for_user(challenge_id, request.user)
+    response = request.POST.get("response", "")
+    if response not in _RESPONSES:
+        messages.error(request, "Choose Accept, Decline or Withdraw.")
+        return _render_status(request, status_code=400)
+    try:
+        if response == "accept":
+            game = challenge_accept(challenge_id=challenge.pk, actor=request.user)
+            messages.success(request, f"The game against {game.black.get_username()} has started.")
+            return redirect(game_url(game))
+        if response == "decline":
+            challenge_decline(challenge_id=challenge.pk, actor=request.user)
+            messages.success(request, "You declined the challenge.")
+        else:
+            challenge_withdraw(challenge_id=challenge.pk, actor=request.user)
+            messages.success(request, "You withdrew your challenge.")
+    except ChallengeRejected as refusal:
+        messages.error(request, _sentence(refusal.message))
+        return _render_status(request, status_code=409)
+    return redirect("backgammon:status")
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+@login_required
+@require_GET
+def next_game(request: HttpRequest) -> HttpResponse:
+    """The game where I must act with the oldest deadline, or Game status if there is none."""
+    game = next_game_for(request.user)
+    if game is None:
+        messages.info(request, "No game is waiting for you.")
+        return redirect("backgammon:status")
+    return redirect(game_url(game))
