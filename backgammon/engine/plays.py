@@ -1,0 +1,325 @@
+"""Legal plays: every way to play a roll, one per distinct resulting position.
+
+The generator works on plain integer lists in the mover's numbering: ``board[p]`` is the number of
+my checkers on point ``p`` (1..24), ``board[25]`` my bar and ``board[0]`` my borne-off checkers;
+``opp[p]`` is the number of the opponent's checkers on my point ``p``. A play's identity is its
+*state*: my board, the set of opponent blots it hit (a bit mask over my points) and how many of my
+bar checkers still wait from the start (race variants). Two plays reaching the same state reach the
+same position, so the search keeps one per state at every depth.
+
+>>> start = Position.initial()
+>>> len(legal_plays(start, (3, 1)))
+16
+>>> find_play(start, (3, 1), [(8, 5), (6, 5)]).moves
+(Move(origin=8, destination=5, hit=False), Move(origin=6, destination=5, hit=False))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .board import CHECKERS, Position
+from .errors import IllegalPlayError
+
+__all__ = ["Move", "Play", "check_dice", "find_play", "legal_plays"]
+
+Board = tuple[int, ...]
+"""26 counts: index 0 borne off, 1..24 the points, 25 the bar (the mover's numbering)."""
+RawMove = tuple[int, int, bool]
+State = tuple[Board, int, int]
+"""(board, mask of the points where an opponent blot was hit, checkers still waiting on the bar)."""
+Found = dict[State, tuple[RawMove, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker moved by one die, in the mover's own numbering (25 = bar, 0 = borne off)."""
+
+    origin: int
+    destination: int
+    hit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A whole turn: its checker moves (``()`` when nothing can move) and the position after it.
+
+    ``result`` is still seen from the mover's side; ``result.swapped()`` puts the opponent on roll.
+    """
+
+    moves: tuple[Move, ...]
+    result: Position
+
+
+def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
+    """The dice as two ints 1..6, or an IllegalPlayError naming what is wrong."""
+    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        raise IllegalPlayError(f"{dice!r} is not a roll: it takes two dice, each from 1 to 6")
+    return dice[0], dice[1]
+
+
+def to_board(position: Position) -> tuple[Board, list[int]]:
+    """The mover's board and the opponent's counts per point of the mover's numbering."""
+    mine = position.mine
+    board = (CHECKERS - sum(mine),) + mine
+    theirs = position.theirs
+    opp = [0] * 26
+    for point in range(1, 25):
+        opp[point] = theirs[24 - point]
+    return board, opp
+
+
+def steps(board: Board, opp: list[int], hits: int, waiting: int, die: int,
+          top: int = 25) -> list[tuple[State, RawMove]]:
+    """Every single-checker move of ``die`` from an origin not above ``top``, with its new state."""
+    found: list[tuple[State, RawMove]] = []
+    bar = board[25]
+    if bar > waiting:
+        # A hit checker is on the bar: it must enter before anything else moves.
+        origins: Sequence[int] = (25,) if top == 25 else ()
+    else:
+        origins = [p for p in range(min(top, 25 if bar else 24), 0, -1) if board[p]]
+    home = not any(board[7:])
+    for origin in origins:
+        dest = origin - die
+        hit = False
+        if dest >= 1:
+            if opp[dest] >= 2:
+                continue
+            hit = opp[dest] == 1 and not hits >> dest & 1
+        elif not home or (dest < 0 and any(board[origin + 1:7])):
+            # Bearing off needs every checker home, and a die larger than the point only bears
+            # off from the highest occupied point.
+            continue
+        else:
+            dest = 0
+        new = list(board)
+        new[origin] -= 1
+        new[dest] += 1
+        left = waiting - 1 if origin == 25 and bar == waiting else waiting
+        found.append(((tuple(new), hits | (1 << dest) if hit else hits, left), (origin, dest, hit)))
+    return found
+
+
+def search(board: Board, opp: list[int], waiting: int, dice: tuple[int, int]) -> Found:
+    """Every legal play as state -> one move sequence reaching it; ``{start: ()}`` for no move."""
+    high, low = max(dice), min(dice)
+    start: State = (board, 0, waiting)
+    if high == low:
+        return _search_doubles(start, opp, high)
+    full: Found = {}
+    singles: dict[int, Found] = {high: {}, low: {}}
+    for first, second in ((high, low), (low, high)):
+        for state, move in steps(board, opp, 0, waiting, first):
+            nexts = steps(state[0], opp, state[1], state[2], second)
+            if not nexts:
+                singles[first].setdefault(state, (move,))
+            for state2, move2 in nexts:
+                full.setdefault(state2, (move, move2))
+    # Both dice when possible; otherwise the higher one when it can be played, else the lower.
+    return full or singles[high] or singles[low] or {start: ()}
+
+
+def _search_doubles(start: State, opp: list[int], die: int) -> Found:
+    # The moves of a double can always be reordered so origins never rise (a move only ever helps
+    # moves from lower points), so each level only extends from origins at or below the last one,
+    # remembering for each state the highest such bound any path to it allows.
+    level: dict[State, tuple[int, tuple[RawMove, ...]]] = {start: (25, ())}
+    for _ in range(4):
+        deeper: dict[State, tuple[int, tuple[RawMove, ...]]] = {}
+        for (board, hits, waiting), (top, moves) in level.items():
+            for state, move in steps(board, opp, hits, waiting, die, top):
+                seen = deeper.get(state)
+                if seen is None or seen[0] < move[0]:
+                    deeper[state] = (move[0], seen[1] if seen else moves + (move,))
+        if not deeper:
+            break
+        level = deeper
+    return {state: moves for state, (_, moves) in level.items()}
+
+
+def to_position(position: Position, state: State) -> Position:
+    """The Position (mover's view) of a search state reached from ``position``."""
+    board, hits, waiting = state
+    theirs = list(position.theirs)
+    if hits:
+        for point in range(1, 25):
+            if hits >> point & 1:
+                theirs[24 - point] = 0
+                theirs[24] += 1
+    return Position(board[1:], tuple(theirs), waiting, position.theirs_waiting)
+
+
+def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
+    """Every legal play of ``dice``, one per distinct resulting position.
+
+    A single ``Play`` with ``moves=()`` when no checker can move.
+
+    >>> [len(legal_plays(Position.initial(), roll)) for roll in ((6, 5), (1, 1), (6, 6))]
+    [7, 42, 11]
+    """
+    board, opp = to_board(position)
+    found = search(board, opp, position.mine_waiting, check_dice(dice))
+    return [
+        Play(tuple(Move(*raw) for raw in moves), to_position(position, state))
+        for state, moves in found.items()
+    ]
+
+
+def find_play(position: Position, dice: tuple[int, int],
+              moves: Sequence[tuple[int, int]]) -> Play:
+    """The legal play made of exactly these (origin, destination) checker moves, in any order.
+
+    A move may span several dice (``(13, 7)`` for a 4-2 is 13/9/7 or 13/11/7, whichever is legal;
+    name the stop, ``(13, 9), (9, 7)``, to say where a checker hits on its way).
+    Raises IllegalPlayError with the reason in a player's words.
+
+    >>> find_play(Position.initial(), (6, 5), [(24, 13)]).moves
+    (Move(origin=24, destination=18, hit=False), Move(origin=18, destination=13, hit=False))
+    >>> find_play(Position.initial(), (6, 5), [(13, 7)])
+    Traceback (most recent call last):
+    ...
+    backgammon.engine.errors.IllegalPlayError: you must use both dice: after 13/7 play the 5 too, for example 13/8 13/7
+    """
+    dice = check_dice(dice)
+    target = net_state(position, moves)
+    plays = legal_plays(position, dice)
+    exact = [play for play in plays if _same(play.result, target)]
+    if exact:
+        return exact[0]
+    # The player may leave out the stop where the checker hit on its way: accept that when only
+    # one legal play moves the same checkers.
+    loose = [play for play in plays if play.result.mine == target.mine]
+    if len(loose) == 1:
+        return loose[0]
+    raise IllegalPlayError(_refusal(position, dice, moves, plays, loose))
+
+
+def _same(result: Position, target: Position) -> bool:
+    return result.mine == target.mine and result.theirs == target.theirs \
+        and result.mine_waiting == target.mine_waiting
+
+
+def _name(point: int) -> str:
+    return "the bar" if point == 25 else "off" if point == 0 else f"point {point}"
+
+
+def net_state(position: Position, moves: Sequence[tuple[int, int]]) -> Position:
+    """Where these checker moves lead, whatever the dice, or an IllegalPlayError saying why not.
+
+    Hits are taken on every named destination holding an opponent blot; the order of the moves
+    does not matter.
+    """
+    board, opp = to_board(position)
+    counts = list(board)
+    hits = 0
+    for origin, dest in moves:
+        if not (isinstance(origin, int) and isinstance(dest, int) and 1 <= origin <= 25
+                and 0 <= dest <= 24):
+            raise IllegalPlayError(f"{origin}/{dest} is not a move: points run from 25 (bar) to 0 (off)")
+        if dest >= origin:
+            raise IllegalPlayError(f"{origin}/{dest} goes backwards: checkers move to lower points")
+        if opp[dest] >= 2 and dest:
+            raise IllegalPlayError(f"point {dest} is blocked")
+        counts[origin] -= 1
+        counts[dest] += 1
+        if dest and opp[dest] == 1:
+            hits |= 1 << dest
+    for origin, _ in moves:
+        if counts[origin] < 0:
+            raise IllegalPlayError(f"you have no checker on {_name(origin)} to move")
+    waiting = position.mine_waiting
+    entered = board[25] - counts[25]
+    waiting -= max(0, entered - (board[25] - waiting))
+    return to_position(position, (tuple(counts), hits, waiting))
+
+
+def _partial_states(position: Position, dice: tuple[int, int]) -> dict[Board, int]:
+    """Every board reachable by playing some of the dice, with the most dice used to reach it."""
+    board, opp = to_board(position)
+    orders = [[dice[0]] * 4] if dice[0] == dice[1] else [list(dice), list(reversed(dice))]
+    reached: dict[Board, int] = {board: 0}
+    for order in orders:
+        level: list[State] = [(board, 0, position.mine_waiting)]
+        for used, die in enumerate(order, start=1):
+            level = [state for b, h, w in level for state, _ in steps(b, opp, h, w, die)]
+            for b, _, _ in level:
+                reached[b] = max(reached.get(b, 0), used)
+    return reached
+
+
+def _refusal(position: Position, dice: tuple[int, int], moves: Sequence[tuple[int, int]],
+             plays: list[Play], loose: list[Play]) -> str:
+    from .notation import format_moves, format_play
+
+    text = format_moves(moves) or "no move"
+    if len(loose) > 1:
+        options = " or ".join(format_play(play) for play in loose)
+        return f"{text} is ambiguous: say where the checker hits, {options}"
+    if not plays[0].moves:
+        return f"you have no legal move with {dice[0]}-{dice[1]}: the turn passes"
+    rule = _broken_rule(position, dice, moves)
+    if rule:
+        return rule
+    needed = len(plays[0].moves)
+    reached = _partial_states(position, dice)
+    after = net_state(position, moves)
+    board, opp = to_board(after)
+    used = reached.get(board)
+    if used is not None and (used < needed or dice[0] != dice[1] and needed == 1):
+        stranded = not any(steps(board, opp, 0, after.mine_waiting, die) for die in dice)
+        return _more_dice(dice, text, used, needed, moves, plays, stranded)
+    return f"{text} is not a legal play of {dice[0]}-{dice[1]}"
+
+
+def _broken_rule(position: Position, dice: tuple[int, int],
+                 moves: Sequence[tuple[int, int]]) -> str | None:
+    """The first basic rule these moves break: the bar, bearing off, or a distance no die makes."""
+    hit_on_bar = position.mine[24] - position.mine_waiting
+    if sum(1 for origin, _ in moves if origin == 25) < hit_on_bar and any(o != 25 for o, _ in moves):
+        return "a checker on the bar must enter first"
+    after = net_state(position, [(o, d) for o, d in moves if d != 0])
+    if any(d == 0 for _, d in moves) and not after.all_home():
+        return "you cannot bear off until all your checkers are home"
+    pips = sum(o - d for o, d in moves)
+    total = sum(dice) * (2 if dice[0] == dice[1] else 1)
+    if pips > total and all(d for _, d in moves):
+        return f"those moves take {pips} pips but a {dice[0]}-{dice[1]} gives only {total}"
+    makes = {dice[0] * k for k in range(1, 5)} if dice[0] == dice[1] else {*dice, sum(dice)}
+    for origin, dest in moves:
+        span = origin - dest
+        if dest and span not in makes:
+            return f"{_name(origin)}/{dest} moves {span} pips, which a {dice[0]}-{dice[1]} cannot make"
+        if not dest and span not in makes and any(after.mine[origin:6]):
+            return (f"a die larger than the point bears off only from your highest point: "
+                    f"move the checkers above point {origin} first")
+    return None
+
+
+def _more_dice(dice: tuple[int, int], text: str, used: int, needed: int,
+               moves: Sequence[tuple[int, int]], plays: list[Play], stranded: bool) -> str:
+    from .notation import format_play
+
+    example = format_play(_closest(plays, moves))
+    if dice[0] == dice[1]:
+        return f"you must play {needed} of your {dice[0]}s when you can: {example} does"
+    if used == 0:
+        return f"you must move when you can: for example {example}"
+    if needed == 2:
+        unused = sum(dice) - sum(o - d for o, d in moves) if all(d for _, d in moves) else 0
+        other = f"the {unused}" if unused in dice else "the other die"
+        if not stranded:
+            return f"you must use both dice: after {text} play {other} too, for example {example}"
+        return f"you must use both dice: after {text} {other} cannot be played, but {example} plays both"
+    return f"you must play the higher die ({max(dice)}) when only one die can be played"
+
+
+def _closest(plays: list[Play], moves: Sequence[tuple[int, int]]) -> Play:
+    # Suggest a full play that keeps as many of the player's own moves as possible.
+    wanted = set(moves)
+
+    def kept(play: Play) -> int:
+        return sum((m.origin, m.destination) in wanted for m in play.moves)
+
+    return max(plays, key=kept)
