@@ -11,7 +11,7 @@ ID from cached halves. ``legal_plays`` is the reference it must agree with (see 
 >>> out = io.StringIO()
 >>> run_single("4HPwATDgc/ABMA", "65", out, race=False)
 0
->>> print(out.getvalue().replace("\t", " -> "), end="")
+>>> print(out.getvalue().replace(chr(9), " -> "), end="")
 24/13 -> 4HPwAyDgc/ABMA
 24/18 13/8 -> 4PPgQSDgc/ABMA
 24/18 8/3 -> xGfwQSDgc/ABMA
