@@ -3,7 +3,7 @@
 The fields, from the least significant bit of the first byte on (gnubg's ``MatchIDFromKey``):
 cube value as log2 (4 bits), cube owner (2: player 0, player 1, or 3 for centred), player on roll
 (1), Crawford game (1), game state (3), turn: who must decide now (1), double offered (1),
-resignation offered (2), the dice (3 + 3, 0 when not rolled), match length (15, 0 for money play),
+resignation offered (2), the dice (3 + 3, the higher die first; 0 when not rolled), match length (15, 0 for money play),
 score of player 0 (15) and of player 1 (15); gnubg then adds one bit set when the Jacoby rule is
 NOT in use (always set in match play), making 67 bits. Player 0 is our ``Side.BLACK``.
 
@@ -110,8 +110,8 @@ def encode_match_id(info: MatchIdInfo) -> str:
         "turn": int(info.turn),
         "doubled": int(info.double_offered),
         "resigned": info.resign_level,
-        "die0": info.dice[0],
-        "die1": info.dice[1],
+        "die0": max(info.dice),
+        "die1": min(info.dice),
         "length": info.match_length,
         "score0": info.score.black,
         "score1": info.score.white,
