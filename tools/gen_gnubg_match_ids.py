@@ -60,11 +60,39 @@ def random_case(rng: random.Random) -> list[int]:
     resigned = 0 if doubled or rng.random() < 0.6 else rng.randrange(1, 4)
     turn = 1 - on_roll if doubled or resigned else on_roll
     dice = [0, 0] if doubled or rng.random() < 0.3 else [rng.randint(1, 6), rng.randint(1, 6)]
-    return [cube, owner, on_roll, crawford, state, turn, doubled, resigned, *dice, length, *score, jacoby]
+    return [
+        cube,
+        owner,
+        on_roll,
+        crawford,
+        state,
+        turn,
+        doubled,
+        resigned,
+        *dice,
+        length,
+        *score,
+        jacoby,
+    ]
 
 
 def gnubg_id(case: list[int]) -> str:
-    cube, owner, on_roll, crawford, state, turn, doubled, resigned, d0, d1, length, s0, s1, jacoby = case
+    (
+        cube,
+        owner,
+        on_roll,
+        crawford,
+        state,
+        turn,
+        doubled,
+        resigned,
+        d0,
+        d1,
+        length,
+        s0,
+        s1,
+        jacoby,
+    ) = case
     cubeinfo = gnubg.cubeinfo(cube, owner, on_roll, length, (s0, s1), crawford, 0)
     cubeinfo["jacoby"] = jacoby
     posinfo = gnubg.posinfo(turn, resigned, doubled, state, (d0, d1))

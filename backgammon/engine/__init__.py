@@ -13,3 +13,4 @@ from .actions import *  # noqa: F401,F403
 from .game import *  # noqa: F401,F403
 from .match_id import *  # noqa: F401,F403
 from .dice import *  # noqa: F401,F403
+from .match import *  # noqa: F401,F403

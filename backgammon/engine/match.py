@@ -1,0 +1,385 @@
+"""The game and match state machine: opening roll, roll or double, take or drop, play, resign.
+
+A ``MatchState`` is an immutable value; ``apply_action`` returns the next one or raises a typed
+error whose message a player can read, changing nothing. ``replay`` folds a whole record.
+
+>>> from backgammon.engine.variants import find_variant
+>>> state = new_match(MatchRules(find_variant("BP"), 5))
+>>> state.phase, state.actor
+(<Phase.OPENING_ROLL: 'opening_roll'>, None)
+>>> state = apply_action(state, Action.roll(3, 1))
+>>> state.phase, state.turn.name, state.dice
+(<Phase.MOVE: 'move'>, 'BLACK', (3, 1))
+>>> state = apply_action(state, Action.play([(8, 5), (6, 5)]))
+>>> state.phase, state.actor.name, state.position.id
+(<Phase.ROLL: 'roll'>, 'WHITE', 'sGfwATDgc/ABMA')
+>>> apply_action(state, Action.take())
+Traceback (most recent call last):
+...
+backgammon.engine.errors.IllegalActionError: there is no double to take
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from .actions import Action, ActionKind
+from .board import PerSide, Position, Side
+from .errors import EngineError, IllegalActionError
+from .game import MAX_CUBE, GameResult, MatchRules, WinKind, bear_off_win
+from .match_id import GameState, MatchIdInfo, encode_match_id
+from .plays import Play, find_play, legal_plays
+
+__all__ = ["MatchState", "Phase", "apply_action", "new_match", "replay"]
+
+
+class Phase(StrEnum):
+    """What the match is waiting for."""
+
+    OPENING_ROLL = "opening_roll"
+    ROLL = "roll"
+    MOVE = "move"
+    TAKE_OR_DROP = "take_or_drop"
+    RESIGN_OFFERED = "resign_offered"
+    MATCH_OVER = "match_over"
+
+
+_RESIGN_KINDS = {1: WinKind.SINGLE, 2: WinKind.GAMMON, 3: WinKind.BACKGAMMON}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """Everything needed to continue a match, seen from ``turn``, the side whose turn it is.
+
+    In OPENING_ROLL ``turn`` is Black and nobody acts: the system rolls one die for each side.
+    In TAKE_OR_DROP and RESIGN_OFFERED ``turn`` stays with the doubler or resigner, and the
+    opponent is the ``actor``. ``crawford`` marks the Crawford game itself. ``moves_played``
+    counts each side's plays in the current game (for the BA draw).
+    """
+
+    rules: MatchRules
+    score: PerSide[int]
+    game_number: int
+    crawford: bool
+    phase: Phase
+    turn: Side
+    position: Position
+    dice: tuple[int, int] | None
+    cube_value: int
+    cube_owner: Side | None
+    resign_level: int
+    moves_played: PerSide[int]
+    last_game_result: GameResult | None
+    match_winner: Side | None
+
+    @property
+    def actor(self) -> Side | None:
+        """Who must act now; None while the system rolls the opening or once the match is over."""
+        if self.phase in (Phase.OPENING_ROLL, Phase.MATCH_OVER):
+            return None
+        if self.phase in (Phase.TAKE_OR_DROP, Phase.RESIGN_OFFERED):
+            return self.turn.other
+        return self.turn
+
+    @property
+    def roll_is_automatic(self) -> bool:
+        """The player must roll and has no choice (no double): the site rolls for them at once."""
+        return self.phase is Phase.ROLL and not self.can_double()
+
+    def can_double(self) -> bool:
+        """The player on turn may double now."""
+        return self.phase is Phase.ROLL and _double_refusal(self) is None
+
+    def legal_plays(self) -> list[Play]:
+        """The plays the player on turn may choose from (empty outside the MOVE phase)."""
+        if self.phase is not Phase.MOVE or self.dice is None:
+            return []
+        return legal_plays(self.position, self.dice)
+
+    def position_for(self, side: Side) -> Position:
+        """The board from ``side``'s point of view."""
+        return self.position if side is self.turn else self.position.swapped()
+
+    def match_id(self) -> str:
+        """The GNU Backgammon Match ID of this state, as gnubg itself would write it."""
+        return encode_match_id(
+            MatchIdInfo(
+                cube_value=self.cube_value,
+                cube_owner=self.cube_owner,
+                player_on_roll=self.turn,
+                crawford=self.crawford,
+                game_state=_game_state(self),
+                turn=self.actor if self.actor is not None else self.turn,
+                double_offered=self.phase is Phase.TAKE_OR_DROP,
+                resign_level=self.resign_level if self.phase is Phase.RESIGN_OFFERED else 0,
+                dice=self.dice or (0, 0),
+                match_length=self.rules.match_length,
+                score=self.score,
+                jacoby=self.rules.money and self.rules.jacoby,
+            )
+        )
+
+
+def new_match(rules: MatchRules) -> MatchState:
+    """A match (or single game) waiting for its opening roll."""
+    return _new_game(rules, PerSide(0, 0), 1, crawford=False, last=None)
+
+
+def apply_action(state: MatchState, action: Action, *, by: Side | None = None) -> MatchState:
+    """The state after ``action``; IllegalActionError or IllegalPlayError, with the reason, if refused.
+
+    ``by``, when given, is the side that claims to act; it must be the actor (a TIMEOUT is
+    claimed by the system against the actor, so it is not checked).
+    """
+    if state.phase is Phase.MATCH_OVER:
+        raise IllegalActionError("the match is over")
+    if by is not None and action.kind is not ActionKind.TIMEOUT and by is not state.actor:
+        raise IllegalActionError(f"it is not your turn to {_VERBS[action.kind]}")
+    return _HANDLERS[action.kind](state, action)
+
+
+def replay(rules: MatchRules, actions: Iterable[Action]) -> MatchState:
+    """The state a record of actions leads to; the first refused action raises, naming its number."""
+    state = new_match(rules)
+    for number, action in enumerate(actions, start=1):
+        try:
+            state = apply_action(state, action)
+        except EngineError as error:
+            raise type(error)(f"action {number} ({action!r}): {error}") from None
+    return state
+
+
+_VERBS = {
+    ActionKind.ROLL: "roll",
+    ActionKind.PLAY: "move",
+    ActionKind.DOUBLE: "double",
+    ActionKind.TAKE: "take",
+    ActionKind.DROP: "drop",
+    ActionKind.BEAVER: "beaver",
+    ActionKind.RESIGN: "resign",
+    ActionKind.ACCEPT_RESIGN: "accept a resignation",
+    ActionKind.REJECT_RESIGN: "reject a resignation",
+    ActionKind.TIMEOUT: "claim a timeout",
+}
+
+
+def _new_game(
+    rules: MatchRules, score: PerSide[int], number: int, *, crawford: bool, last: GameResult | None
+) -> MatchState:
+    return MatchState(
+        rules=rules,
+        score=score,
+        game_number=number,
+        crawford=crawford,
+        phase=Phase.OPENING_ROLL,
+        turn=Side.BLACK,
+        position=Position.initial(rules.variant.layout),
+        dice=None,
+        cube_value=1,
+        cube_owner=None,
+        resign_level=0,
+        moves_played=PerSide(0, 0),
+        last_game_result=last,
+        match_winner=None,
+    )
+
+
+def _expected(state: MatchState) -> str:
+    """What the match waits for, as a refusal of anything else."""
+    if state.phase is Phase.OPENING_ROLL:
+        return "the game has not started: the opening roll comes first"
+    if state.phase is Phase.ROLL:
+        return "you must roll or double first" if state.can_double() else "you must roll first"
+    if state.phase is Phase.MOVE and state.dice is not None:
+        return f"you must play your roll of {state.dice[0]}-{state.dice[1]} first"
+    if state.phase is Phase.TAKE_OR_DROP:
+        return "a double is waiting for an answer: take or drop"
+    return "a resignation is waiting for an answer: accept or reject"
+
+
+def _double_refusal(state: MatchState) -> str | None:
+    if not state.rules.variant.uses_cube:
+        return "this game is played without the doubling cube"
+    if state.crawford:
+        return "you cannot double in the Crawford game"
+    if state.cube_owner is state.turn.other:
+        return "your opponent owns the cube"
+    if state.cube_value * 2 > MAX_CUBE:
+        return f"the cube cannot go above {MAX_CUBE}"
+    return None
+
+
+def _roll(state: MatchState, action: Action) -> MatchState:
+    assert action.dice is not None
+    if state.phase is Phase.OPENING_ROLL:
+        return _opening_roll(state, action.dice)
+    if state.phase is not Phase.ROLL:
+        raise IllegalActionError(_expected(state))
+    return replace(state, phase=Phase.MOVE, dice=action.dice)
+
+
+def _opening_roll(state: MatchState, dice: tuple[int, int]) -> MatchState:
+    black, white = dice
+    if black == white:
+        cap = 1 << state.rules.automatic_doubles
+        if state.rules.money and state.cube_value < cap:
+            return replace(state, cube_value=state.cube_value * 2)
+        return state
+    first = Side.BLACK if black > white else Side.WHITE
+    own, other = (black, white) if first is Side.BLACK else (white, black)
+    return replace(
+        state, phase=Phase.MOVE, turn=first, position=state.position_for(first), dice=(own, other)
+    )
+
+
+def _double(state: MatchState, action: Action) -> MatchState:
+    if state.phase is Phase.MOVE:
+        raise IllegalActionError("you can double only before you roll")
+    if state.phase is not Phase.ROLL:
+        raise IllegalActionError(_expected(state))
+    refusal = _double_refusal(state)
+    if refusal is not None:
+        raise IllegalActionError(refusal)
+    return replace(state, phase=Phase.TAKE_OR_DROP)
+
+
+def _take(state: MatchState, action: Action) -> MatchState:
+    if state.phase is not Phase.TAKE_OR_DROP:
+        raise IllegalActionError("there is no double to take")
+    return replace(
+        state, phase=Phase.ROLL, cube_value=state.cube_value * 2, cube_owner=state.turn.other
+    )
+
+
+def _beaver(state: MatchState, action: Action) -> MatchState:
+    if state.phase is not Phase.TAKE_OR_DROP:
+        raise IllegalActionError("there is no double to beaver")
+    if not state.rules.beavers:
+        raise IllegalActionError("beavers are not allowed in this game")
+    if state.cube_value * 4 > MAX_CUBE:
+        raise IllegalActionError(f"a beaver would take the cube above {MAX_CUBE}")
+    return replace(
+        state, phase=Phase.ROLL, cube_value=state.cube_value * 4, cube_owner=state.turn.other
+    )
+
+
+def _drop(state: MatchState, action: Action) -> MatchState:
+    if state.phase is not Phase.TAKE_OR_DROP:
+        raise IllegalActionError("there is no double to drop")
+    return _end_game(state, state.turn, WinKind.DROP, state.cube_value)
+
+
+def _play(state: MatchState, action: Action) -> MatchState:
+    if state.phase is not Phase.MOVE or state.dice is None:
+        raise IllegalActionError(_expected(state))
+    play = find_play(state.position, state.dice, action.moves)
+    mover = state.turn
+    played = state.moves_played.replace(mover, state.moves_played[mover] + 1)
+    after = replace(state, position=play.result, dice=None, moves_played=played)
+    variant = state.rules.variant
+    if not any(play.result.mine):
+        if variant.last_off_loses:
+            return _end_game(after, mover.other, WinKind.SINGLE, 1)
+        kind = bear_off_win(play.result)
+        points = state.rules.points(
+            kind, cube_value=state.cube_value, cube_turned=state.cube_owner is not None
+        )
+        return _end_game(after, mover, kind, points)
+    if variant.draw_after_moves and min(played) >= variant.draw_after_moves:
+        return _end_game(after, None, WinKind.DRAW, 0)
+    return replace(after, phase=Phase.ROLL, turn=mover.other, position=play.result.swapped())
+
+
+def _resign(state: MatchState, action: Action) -> MatchState:
+    if state.phase not in (Phase.ROLL, Phase.MOVE):
+        raise IllegalActionError(_expected(state))
+    return replace(state, phase=Phase.RESIGN_OFFERED, resign_level=action.level)
+
+
+def _accept_resign(state: MatchState, action: Action) -> MatchState:
+    if state.phase is not Phase.RESIGN_OFFERED:
+        raise IllegalActionError("there is no resignation to accept")
+    size = _RESIGN_KINDS[state.resign_level]
+    cube_turned = state.cube_owner is not None
+    points = state.rules.points(size, cube_value=state.cube_value, cube_turned=cube_turned)
+    return _end_game(state, state.turn.other, WinKind.RESIGN, points)
+
+
+def _reject_resign(state: MatchState, action: Action) -> MatchState:
+    if state.phase is not Phase.RESIGN_OFFERED:
+        raise IllegalActionError("there is no resignation to reject")
+    phase = Phase.ROLL if state.dice is None else Phase.MOVE
+    return replace(state, phase=phase, resign_level=0)
+
+
+def _timeout(state: MatchState, action: Action) -> MatchState:
+    loser = state.actor
+    if loser is None:
+        raise IllegalActionError("nobody is on the clock during the opening roll")
+    winner = loser.other
+    length = state.rules.match_length
+    points = length - state.score[winner] if length else 1
+    score = state.score.replace(winner, state.score[winner] + points)
+    result = GameResult(winner, WinKind.TIMEOUT, points, state.game_number)
+    return replace(
+        state,
+        score=score,
+        phase=Phase.MATCH_OVER,
+        dice=None,
+        resign_level=0,
+        last_game_result=result,
+        match_winner=winner,
+    )
+
+
+def _end_game(state: MatchState, winner: Side | None, kind: WinKind, points: int) -> MatchState:
+    """Score a finished game; then the match is over or the next game waits for its opening roll."""
+    score = (
+        state.score if winner is None else state.score.replace(winner, state.score[winner] + points)
+    )
+    result = GameResult(winner, kind, points, state.game_number)
+    length = state.rules.match_length
+    if length == 0 or (winner is not None and score[winner] >= length):
+        return replace(
+            state,
+            score=score,
+            phase=Phase.MATCH_OVER,
+            dice=None,
+            resign_level=0,
+            last_game_result=result,
+            match_winner=winner,
+        )
+    crawford = (
+        state.rules.variant.uses_cube
+        and not state.crawford
+        and length - 1 in score
+        and length - 1 not in state.score
+    )
+    return _new_game(state.rules, score, state.game_number + 1, crawford=crawford, last=result)
+
+
+def _game_state(state: MatchState) -> GameState:
+    if state.phase is Phase.OPENING_ROLL:
+        return GameState.NONE
+    if state.phase is not Phase.MATCH_OVER or state.last_game_result is None:
+        return GameState.PLAYING
+    kind = state.last_game_result.kind
+    if kind is WinKind.DROP:
+        return GameState.DROPPED
+    return GameState.RESIGNED if kind is WinKind.RESIGN else GameState.OVER
+
+
+_HANDLERS: dict[ActionKind, Callable[[MatchState, Action], MatchState]] = {
+    ActionKind.ROLL: _roll,
+    ActionKind.PLAY: _play,
+    ActionKind.DOUBLE: _double,
+    ActionKind.TAKE: _take,
+    ActionKind.DROP: _drop,
+    ActionKind.BEAVER: _beaver,
+    ActionKind.RESIGN: _resign,
+    ActionKind.ACCEPT_RESIGN: _accept_resign,
+    ActionKind.REJECT_RESIGN: _reject_resign,
+    ActionKind.TIMEOUT: _timeout,
+}
