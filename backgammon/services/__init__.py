@@ -18,6 +18,8 @@ from .games import (
     game_enforce_deadline,
     game_start,
     overdue_games,
+    result_text,
+    roll_request,
 )
 from .queries import games_awaiting, games_awaiting_count, next_game_for, status_lists
 from .refusals import ActionRejected, ChallengeRejected, Rejected
@@ -43,5 +45,7 @@ __all__ = [
     "games_awaiting_count",
     "next_game_for",
     "overdue_games",
+    "result_text",
+    "roll_request",
     "status_lists",
 ]

@@ -35,6 +35,7 @@ __all__ = [
     "game_start",
     "overdue_games",
     "result_text",
+    "roll_request",
 ]
 
 MESSAGE_MAX = 500
@@ -209,6 +210,11 @@ def _turn_words(game: Game, state: MatchState) -> str:
     if actor is None:
         return "it is not your turn"
     return f"it is not your turn: waiting for {game.player(actor).get_username()}"
+
+
+def roll_request() -> Action:
+    """The action a player sends to roll: its dice are placeholders that the server replaces."""
+    return Action.roll(1, 1)
 
 
 def game_apply_action(

@@ -71,7 +71,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "backgammon/new_game.html",
-        {"form": form, "variants": VARIANTS.values()},
+        {"form": form, "variant_rows": zip(form["variant"], VARIANTS.values(), strict=True)},
         status=status_code,
     )
 
