@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
@@ -101,8 +101,8 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["checker_colours"]
-        widgets = {"checker_colours": forms.RadioSelect}
+        fields = ("checker_colours",)
+        widgets: ClassVar[dict[str, Any]] = {"checker_colours": forms.RadioSelect}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

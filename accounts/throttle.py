@@ -2,9 +2,11 @@
 further attempts out for a while.
 
 Counts live in the shared cache so every app server sees the same numbers. A counter is
-created with ``add`` (only if absent, carrying the window's expiry) and then incremented, so
-two servers failing at once both count; a locked-out attempt is refused before the password
-is even checked, so the right password does not get through either.
+created with ``add`` (only if absent) and then incremented, which Redis does atomically, so two
+servers failing at once both count. Each failure keeps the counter for another window, so the
+limit reached means 15 quiet minutes before the next try. A locked-out attempt is refused
+before the password is even checked, so the right password does not get through either, and
+it does not extend the lockout.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
-__all__ = ["client_ip", "is_locked_out", "record_failure", "clear_userid", "LOCKOUT_MESSAGE"]
+__all__ = ["LOCKOUT_MESSAGE", "clear_userid", "client_ip", "is_locked_out", "record_failure"]
 
 LOCKOUT_MESSAGE = (
     "Too many failed log-in attempts. For your account's safety, log-in is paused for "
@@ -65,6 +67,9 @@ def record_failure(userid: str, ip: str) -> None:
         except ValueError:
             # The counter expired between add and incr: this failure starts a new window.
             cache.add(key, 1, timeout)
+        # Backends without a native increment (the database cache) rewrite the entry with the
+        # default timeout; set it again, so the count lives for the window after this failure.
+        cache.touch(key, timeout)
 
 
 def clear_userid(userid: str) -> None:

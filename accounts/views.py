@@ -5,6 +5,8 @@ Django's auth views do the work; we give them our forms, templates and namespace
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -68,7 +70,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
     # Without the sites framework Django would call the site by its domain name.
-    extra_email_context = {"site_name": settings.SITE_NAME}
+    extra_email_context: ClassVar[dict[str, str]] = {"site_name": settings.SITE_NAME}
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

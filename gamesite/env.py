@@ -21,12 +21,12 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from django.core.exceptions import ImproperlyConfigured
 
 __all__ = [
+    "email_settings_from_url",
     "env_bool",
     "env_int",
     "env_list",
     "env_str",
     "key_bytes",
-    "email_settings_from_url",
 ]
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -77,6 +77,13 @@ def charlie_client(charlie: Any, client_for: Callable[[Any], Client]) -> Client:
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    """Production hashes passwords slowly on purpose (about a second each on a small machine);
+    the suite hashes hundreds, and what it tests is the site's logic, not PBKDF2."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache(request: pytest.FixtureRequest) -> Iterator[None]:
     """Throttle counters live in the (database) cache: no test may inherit another's.
 

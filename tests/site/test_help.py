@@ -1,0 +1,102 @@
+"""The home page, the help pages and the shared layout."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from backgammon.engine.variants import VARIANTS
+
+
+@pytest.mark.parametrize(
+    ("name", "heading"),
+    [
+        ("help_rules", b"The rules of backgammon and its variants"),
+        ("help_features", b"Features and tips"),
+        ("help_dice", b"How the dice are rolled"),
+    ],
+)
+def test_it_renders_each_help_page_for_visitors(
+    client: Client, db: None, name: str, heading: bytes
+) -> None:
+    response = client.get(reverse(name))
+
+    assert response.status_code == 200
+    assert b"<h1>" + heading in response.content
+    assert b'aria-current="page"' in response.content
+
+
+def test_the_rules_cover_every_variant(client: Client, db: None) -> None:
+    content = client.get(reverse("help_rules")).content.decode()
+
+    for variant in VARIANTS.values():
+        assert f">{variant.code}</th>" in content
+        assert variant.name in content
+    for topic in ["Crawford", "Jacoby", "Beavers", "Automatic doubles", "bar", "Bearing off", "Gammon"]:
+        assert topic in content
+
+
+def test_the_dice_faq_explains_the_millisecond_table(client: Client, db: None) -> None:
+    content = client.get(reverse("help_dice")).content.decode()
+
+    assert "3,600,000" in content
+    assert "keyed cryptographic hash" in content
+    assert "one time in six" in content
+    assert "1 in 46,656" in content
+
+
+def test_the_home_page_welcomes_visitors(client: Client, db: None) -> None:
+    content = client.get(reverse("home")).content.decode()
+
+    assert "Gammon Turn" in content
+    assert reverse("accounts:login") in content
+    assert reverse("accounts:signup") in content
+
+
+def test_the_home_page_takes_players_to_their_games(alice_client: Client) -> None:
+    response = alice_client.get(reverse("home"))
+
+    # The game status page when the lobby provides it; the welcome page until then.
+    try:
+        status_url = reverse("backgammon:status")
+    except Exception:  # noqa: BLE001  (NoReverseMatch before the lobby exists)
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 302
+        assert response["Location"] == status_url
+
+
+def test_the_layout_is_accessible_and_loads_htmx(client: Client, db: None) -> None:
+    content = client.get(reverse("help_rules")).content.decode()
+
+    assert 'class="skip-link" href="#main"' in content
+    assert '<main id="main"' in content
+    assert '<nav class="main-nav" aria-label="Main">' in content
+    assert 'name="viewport"' in content
+    assert "htmx" in content and "<script" in content
+    assert "hx-headers='{\"X-CSRFToken\": \"" in content
+
+
+def test_the_menu_offers_account_pages_to_visitors(client: Client, db: None) -> None:
+    content = client.get(reverse("help_dice")).content.decode()
+
+    assert "Create new userid" in content
+    assert "Log in" in content
+    assert "Log out" not in content
+
+
+def test_the_menu_offers_log_out_as_a_form_to_players(alice_client: Client) -> None:
+    content = alice_client.get(reverse("help_dice")).content.decode()
+
+    assert f'<form method="post" action="{reverse("accounts:logout")}">' in content
+    assert "Change password" in content
+    assert "Logged in as" in content and "alice" in content
+    assert "Create new userid" not in content
+
+
+def test_the_static_stylesheet_is_served(client: Client, db: None) -> None:
+    response = client.get("/static/css/site.css")
+
+    assert response.status_code == 200
+    assert b"--felt" in b"".join(response.streaming_content)  # type: ignore[attr-defined]

@@ -1,0 +1,113 @@
+"""Settings come from the environment, and bad or missing values stop the start-up loudly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from gamesite.env import email_settings_from_url, env_bool, env_int, env_list, key_bytes
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a fresh interpreter with exactly this environment."""
+    code = (
+        "import gamesite.settings as s; "
+        "print(s.DEBUG, s.DICE_KEY.hex(), s.SECURE_SSL_REDIRECT, s.EMAIL_BACKEND, "
+        "s.CACHES['default']['BACKEND'], s.ALLOWED_HOSTS)"
+    )
+    clean = {"PATH": os.environ.get("PATH", ""), **env}
+    return subprocess.run(
+        [sys.executable, "-c", code], check=False, cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+
+
+def test_development_needs_nothing_but_debug() -> None:
+    result = load_settings(DEBUG="1")
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("True ")
+    assert "console.EmailBackend" in result.stdout
+    assert "db.DatabaseCache" in result.stdout
+    assert "'localhost'" in result.stdout
+
+
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "DICE_KEY", "EMAIL_URL"])
+def test_production_refuses_to_start_without_its_secrets(missing: str) -> None:
+    env = {"SECRET_KEY": "s" * 50, "DICE_KEY": "00ff", "EMAIL_URL": "console:"}
+    del env[missing]
+
+    result = load_settings(**env)
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert missing.split("_")[0] in result.stderr
+
+
+def test_production_is_secure_by_default() -> None:
+    result = load_settings(
+        SECRET_KEY="s" * 50, DICE_KEY="00ff", EMAIL_URL="console:", REDIS_URL="redis://127.0.0.1:6379/0"
+    )
+
+    assert result.returncode == 0, result.stderr
+    debug, dice_key, ssl_redirect, _email, cache, *_hosts = result.stdout.split(" ", 5)
+    assert (debug, dice_key, ssl_redirect) == ("False", "00ff", "True")
+    assert cache == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_a_misspelt_boolean_stops_the_start() -> None:
+    result = load_settings(DEBUG="ture")
+
+    assert result.returncode != 0
+    assert "DEBUG must be one of" in result.stderr
+
+
+def test_the_running_suite_has_dice_key_bytes() -> None:
+    assert isinstance(settings.DICE_KEY, bytes) and settings.DICE_KEY
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("YES", True), ("off", False), ("", False)]
+)
+def test_env_bool_accepts_the_usual_spellings(raw: str, expected: bool) -> None:
+    assert env_bool("X", not expected, environ={"X": raw}) is expected
+
+
+def test_env_int_and_list() -> None:
+    assert env_int("N", 7, environ={}) == 7
+    with pytest.raises(ImproperlyConfigured, match="N must be a whole number"):
+        env_int("N", 7, environ={"N": "seven"})
+    assert env_list("L", ["x"], environ={}) == ["x"]
+    assert env_list("L", environ={"L": " a ,b,, "}) == ["a", "b"]
+
+
+def test_key_bytes_reads_hex_or_text() -> None:
+    assert key_bytes("0a0B") == b"\x0a\x0b"
+    assert key_bytes("abc") == b"abc"  # odd length: text
+    assert key_bytes("zz") == b"zz"
+    with pytest.raises(ImproperlyConfigured):
+        key_bytes("   ")
+
+
+def test_email_url_parses_smtp_with_tls() -> None:
+    parsed = email_settings_from_url("smtp://mailer:pa%2Fss@smtp.example:2525?tls=yes")
+
+    assert parsed == {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "smtp.example",
+        "EMAIL_PORT": 2525,
+        "EMAIL_HOST_USER": "mailer",
+        "EMAIL_HOST_PASSWORD": "pa/ss",
+        "EMAIL_USE_TLS": True,
+        "EMAIL_USE_SSL": False,
+    }
+    with pytest.raises(ImproperlyConfigured, match="both tls and ssl"):
+        email_settings_from_url("smtp://h?tls=1&ssl=1")
