@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from backgammon.views import lobby
+from backgammon.views import game, lobby
 
 app_name = "backgammon"
 
@@ -12,5 +12,9 @@ urlpatterns = [
     path("games/new/", lobby.new_game, name="new_game"),
     path("games/next/", lobby.next_game, name="next_game"),
     path("challenges/<int:challenge_id>/respond/", lobby.challenge_respond, name="challenge_respond"),
-    # The game page (game, game_act, game_poll, game_mat) follows.
+    # The game page.
+    path("games/<int:game_id>/", game.game, name="game"),
+    path("games/<int:game_id>/act/", game.game_act, name="game_act"),
+    path("games/<int:game_id>/poll/", game.game_poll, name="game_poll"),
+    path("games/<int:game_id>/match.mat", game.game_mat, name="game_mat"),
 ]

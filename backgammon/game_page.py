@@ -1,0 +1,458 @@
+"""What the game page shows, worked out from a game, its log and the viewer; no HTTP here.
+
+The turn a player is building lives in the page's URL (``?steps=13-8,8-5&swap=1``) so that
+click-to-move works as plain links: the page replays those steps with the engine's ``Turn``, and
+each movable checker links to the same page with one more step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from backgammon.board_svg import (
+    DEFAULT_COLOURS,
+    Board,
+    Colours,
+    MoveLink,
+    changed_points,
+    layout_board,
+)
+from backgammon.engine import BAR, OFF, EngineError, PerSide, Side
+from backgammon.engine import match as engine_match
+from backgammon.engine.actions import Action, ActionKind
+from backgammon.engine.match import MatchState, Phase, apply_action
+from backgammon.engine.turn import Turn
+from backgammon.models import Game
+
+__all__ = [
+    "GamePage",
+    "LoggedAction",
+    "MoveRow",
+    "build_page",
+    "colours_for",
+    "format_steps",
+    "history",
+    "parse_steps",
+    "turn_from_url",
+]
+
+MAX_STEPS = 4
+TAMPERED = "those moves do not fit this roll, so the turn starts again from the beginning"
+
+
+def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
+    """Steps from the URL: ``origin-destination`` pairs, ``bar`` and ``off`` allowed.
+
+    >>> parse_steps("13-8,bar-22,6-off")
+    ((13, 8), (25, 22), (6, 0))
+    >>> parse_steps("")
+    ()
+    >>> parse_steps("13-8,x")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'x' is not a move like 13-8
+    """
+    steps = []
+    for part in filter(None, text.split(",")):
+        origin, dash, destination = part.strip().partition("-")
+        if not dash:
+            raise ValueError(f"{part!r} is not a move like 13-8")
+        steps.append((_point(origin), _point(destination)))
+    if len(steps) > MAX_STEPS:
+        raise ValueError("a turn has at most four moves")
+    return tuple(steps)
+
+
+def _point(text: str) -> int:
+    names = {"bar": BAR, "off": OFF}
+    if text in names:
+        return names[text]
+    if not text.isdigit() or not 0 <= int(text) <= BAR:
+        raise ValueError(f"{text!r} is not a point")
+    return int(text)
+
+
+def format_steps(steps: Sequence[tuple[int, int]]) -> str:
+    """The URL form of steps.
+
+    >>> format_steps([(25, 22), (6, 0), (13, 8)])
+    'bar-22,6-off,13-8'
+    """
+    names = {BAR: "bar", OFF: "off"}
+    return ",".join(f"{names.get(o, o)}-{names.get(d, d)}" for o, d in steps)
+
+
+def turn_from_url(state: MatchState, steps_text: str, swap: bool) -> tuple[Turn, str]:
+    """The turn under construction, or the turn from its start and why, when the steps do not fit."""
+    assert state.dice is not None, "the MOVE phase always has dice"
+    dice = (state.dice[1], state.dice[0]) if swap else state.dice
+    turn = Turn(state.position, dice)
+    try:
+        for origin, destination in parse_steps(steps_text):
+            turn = turn.step_to(origin, destination)
+    except (ValueError, EngineError):
+        return Turn(state.position, dice), TAMPERED
+    return turn, ""
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One logged action with what the replay knew: the state before it and the game it belongs to."""
+
+    number: int
+    side: Side | None
+    action: Action
+    notation: str
+    message: str
+    before: MatchState
+    after: MatchState
+
+
+def history(rules: Any, rows: Sequence[Any]) -> list[LoggedAction]:
+    """Replay the log once, keeping each action's before and after states."""
+    state = engine_match.new_match(rules)
+    logged = []
+    for row in rows:
+        action = Action.from_dict(row.data)
+        after = apply_action(state, action)
+        side = None if row.side is None else Side(row.side)
+        logged.append(LoggedAction(row.number, side, action, row.notation, row.message, state, after))
+        state = after
+    return logged
+
+
+@dataclass
+class MoveRow:
+    number: int
+    cells: list[str | None] = field(default_factory=lambda: [None, None])
+    messages: list[str] = field(default_factory=lambda: ["", ""])
+
+
+@dataclass
+class GameRecord:
+    """The moves list of one game of the match: an opening line, then numbered rows (Black, White)."""
+
+    number: int
+    opening: str = ""
+    rows: list[MoveRow] = field(default_factory=list)
+    result: str = ""
+
+
+def _dice_text(dice: tuple[int, int] | None) -> str:
+    return "" if dice is None else f"{dice[0]}{dice[1]}"
+
+
+_RESIGN = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+def _entry(item: LoggedAction) -> str:
+    kind = item.action.kind
+    if kind is ActionKind.PLAY:
+        return f"{_dice_text(item.before.dice)}: {item.notation or 'cannot move'}"
+    return {
+        ActionKind.DOUBLE: f"doubles to {item.before.cube_value * 2}",
+        ActionKind.TAKE: "takes",
+        ActionKind.DROP: "passes",
+        ActionKind.BEAVER: f"beavers, cube to {item.after.cube_value}",
+        ActionKind.RESIGN: f"offers to resign {_RESIGN.get(item.action.level, '')}",
+        ActionKind.ACCEPT_RESIGN: "accepts the resignation",
+        ActionKind.REJECT_RESIGN: "rejects the resignation",
+        ActionKind.TIMEOUT: "ran out of time",
+    }.get(kind, "")
+
+
+def game_records(logged: Sequence[LoggedAction], names: PerSide[str]) -> list[GameRecord]:
+    """The moves list: one record per game, rows numbered like a .mat file, Black left, White right."""
+    records: list[GameRecord] = []
+    for item in logged:
+        number = item.before.game_number
+        if not records or records[-1].number != number:
+            records.append(GameRecord(number))
+        record = records[-1]
+        if item.action.kind is ActionKind.ROLL and item.side is None and item.action.dice:
+            black, white = item.action.dice
+            record.opening = f"Opening roll: {names.black} {black}, {names.white} {white}"
+            continue
+        if item.action.kind is ActionKind.ROLL:
+            continue
+        # A timeout is logged by the system; it belongs to the player who ran out of time.
+        side = item.side if item.side is not None else item.before.actor
+        if side is None:
+            continue
+        _place(record, side, _entry(item), item.message)
+        if item.after.game_number != number or item.after.phase is Phase.MATCH_OVER:
+            result = item.after.last_game_result
+            if result is not None:
+                record.result = result_words(result, names)
+    return records
+
+
+def _place(record: GameRecord, side: Side, text: str, message: str) -> None:
+    row = record.rows[-1] if record.rows else None
+    if side is Side.BLACK or row is None or row.cells[1] is not None:
+        row = MoveRow(len(record.rows) + 1)
+        record.rows.append(row)
+    row.cells[side] = text
+    row.messages[side] = message
+
+
+_HOW = {
+    "single": "won",
+    "gammon": "won a gammon",
+    "backgammon": "won a backgammon",
+    "drop": "won: the double was passed",
+    "resign": "won by resignation",
+    "timeout": "won: the opponent ran out of time",
+}
+
+
+def result_words(result: Any, names: PerSide[str]) -> str:
+    """'alice won a gammon (2 points)', or the draw of anti-backgammon."""
+    if result.winner is None:
+        return "a draw: 500 moves each without a winner"
+    plural = "" if result.points == 1 else "s"
+    how = _HOW.get(str(result.kind), "won")
+    return f"{names[result.winner]} {how} ({result.points} point{plural})"
+
+
+def colours_for(user: Any, viewer: Side) -> Colours:
+    """The viewer's checker colours: Black dark and White light unless the profile asks otherwise;
+    the other schemes give the viewer the first colour named."""
+    scheme = getattr(getattr(user, "profile", None), "checker_colours", "black-white")
+    schemes = {
+        "red-blue": Colours("#c0392b", "#7b1d14", "#fff", "#2e5fa8", "#173a70", "#fff"),
+        "brown-cream": Colours("#6b3e1f", "#3b1f0c", "#f6ecd7", "#f1e4c4", "#9b8558", "#3b1f0c"),
+    }
+    return schemes.get(scheme, DEFAULT_COLOURS[viewer])
+
+
+@dataclass
+class GamePage:
+    """Everything the game template shows, for one viewer at one moment of the game."""
+
+    game: Game
+    state: MatchState
+    viewer: Side
+    is_player: bool
+    can_act: bool
+    board: Board
+    turn: Turn | None = None
+    swap: bool = False
+    steps_text: str = ""
+    notice: str = ""
+    undo_steps: str | None = None
+    forced_pass: str | None = None
+    submit_moves: str = ""
+    records: list[GameRecord] = field(default_factory=list)
+    names: PerSide[str] = field(default_factory=lambda: PerSide("", ""))
+    opening: str = ""
+    previous_result: str = ""
+    resign_levels: tuple[tuple[int, str], ...] = ()
+    prompt: str = ""
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase.value
+
+    # Templates get plain strings: Django looks up ``names.black`` as ``names["black"]`` first,
+    # which PerSide (indexed by Side) would answer wrongly.
+    @property
+    def black_name(self) -> str:
+        return self.names.black
+
+    @property
+    def white_name(self) -> str:
+        return self.names.white
+
+    @property
+    def viewer_key(self) -> str:
+        return self.viewer.name.lower()
+
+    @property
+    def player_rows(self) -> list[tuple[str, str, int]]:
+        return [(side.name.lower(), self.names[side], self.state.score[side]) for side in Side]
+
+    @property
+    def swatches(self) -> dict[str, str]:
+        """Each side's checker colour as this viewer sees it, for the coloured dots beside names."""
+        colours = self.board.colours
+        return {self.viewer_key: colours.mine, self.viewer.other.name.lower(): colours.theirs}
+
+    @property
+    def cube_words(self) -> str:
+        return _cube_words(self.state, self.names)
+
+
+def _last_plays(logged: Sequence[LoggedAction], game_number: int) -> dict[Side, LoggedAction]:
+    plays: dict[Side, LoggedAction] = {}
+    for item in logged:
+        if item.action.kind is ActionKind.PLAY and item.before.game_number == game_number:
+            plays[item.before.turn] = item
+    return plays
+
+
+def _dice_pairs(dice: tuple[int, int], remaining: Sequence[int] = ()) -> tuple[tuple[int, bool], ...]:
+    """Dice as (value, used) pairs: four of them for doubles, used ones first dimmed."""
+    values = list(dice) * (2 if dice[0] == dice[1] else 1)
+    left = list(remaining)
+    pairs = []
+    for value in values:
+        unused = value in left
+        if unused:
+            left.remove(value)
+        pairs.append((value, not unused))
+    # Used dice go first so the dice still to play read left to right in the order they apply.
+    return tuple(sorted(pairs, key=lambda pair: not pair[1]))
+
+
+def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
+    if not state.rules.variant.uses_cube:
+        return None
+    owner = state.cube_owner
+    return state.cube_value, None if owner is None else ("mine" if owner is viewer else "theirs")
+
+
+def build_page(
+    game: Game, rows: Sequence[Any], *, user: Any, steps_text: str = "", swap: bool = False,
+    link: Any = None,
+) -> GamePage:
+    """The page for ``user`` (spectators see Black's side); ``link(steps, swap)`` makes a URL."""
+    logged = history(game.rules(), rows)
+    state = logged[-1].after if logged else game.state()
+    side = game.side_of(user)
+    viewer = side if side is not None else Side.BLACK
+    names = PerSide(game.black.get_username(), game.white.get_username())
+    can_act = side is not None and game.is_active and state.actor is side
+    page = GamePage(game, state, viewer, side is not None, can_act, board=layout_board(
+        state.position_for(viewer), viewer=viewer), names=names, swap=swap)
+    page.records = game_records(logged, names)
+    page.opening = _opening_words(logged, state, names)
+    page.previous_result = _previous_result(state, names)
+    turn: Turn | None = None
+    if can_act and state.phase is Phase.MOVE:
+        turn, page.notice = turn_from_url(state, steps_text, swap)
+        page.turn = turn
+        _fill_turn(page, turn, link)
+    page.resign_levels = _resign_levels(state) if can_act and state.phase in (Phase.ROLL, Phase.MOVE) else ()
+    page.board = _board(page, logged, turn, link, user)
+    page.prompt = _prompt(page)
+    return page
+
+
+def _prompt(page: GamePage) -> str:
+    """One line saying what happens now, addressed to the viewer."""
+    state, names = page.state, page.names
+    if state.phase is Phase.MATCH_OVER or not page.game.is_active:
+        return page.game.result or "This game is over."
+    actor = state.actor
+    if actor is None:
+        return "Rolling the opening dice."
+    if not page.can_act:
+        waiting = {Phase.ROLL: "to roll or double", Phase.MOVE: "to move",
+                   Phase.TAKE_OR_DROP: "to take or pass the double",
+                   Phase.RESIGN_OFFERED: "to answer the resignation"}[state.phase]
+        return f"Waiting for {names[actor]} {waiting}."
+    return _my_prompt(page)
+
+
+def _my_prompt(page: GamePage) -> str:
+    state, names = page.state, page.names
+    if state.phase is Phase.ROLL:
+        return "Your turn: roll the dice, or double."
+    if state.phase is Phase.TAKE_OR_DROP:
+        return f"{names[state.turn]} doubles to {state.cube_value * 2}: take, or pass and lose {state.cube_value}."
+    if state.phase is Phase.RESIGN_OFFERED:
+        what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(state.resign_level, "the game")
+        return f"{names[state.turn]} offers to resign {what}: accept or reject."
+    turn = page.turn
+    if turn is None:
+        return ""
+    if page.forced_pass:
+        return f"You rolled {turn.dice[0]}-{turn.dice[1]}: {page.forced_pass}. Submit to pass."
+    if turn.is_complete():
+        return "Your move is complete: Submit it, or undo a step."
+    first = turn.remaining_dice()[0]
+    return f"You rolled {turn.dice[0]}-{turn.dice[1]}: click a checker to move it by {first}."
+
+
+def _fill_turn(page: GamePage, turn: Turn, link: Any) -> None:
+    steps = [(move.origin, move.destination) for move in turn.steps]
+    page.steps_text = format_steps(steps)
+    if steps:
+        page.undo_steps = format_steps(steps[:-1])
+    page.forced_pass = turn.forced_pass_reason()
+    if turn.is_complete():
+        page.submit_moves = page.steps_text
+
+
+def _resign_levels(state: MatchState) -> tuple[tuple[int, str], ...]:
+    if state.rules.variant.counts_gammons:
+        return ((1, "a single game"), (2, "a gammon"), (3, "a backgammon"))
+    return ((1, "the game"),)
+
+
+def _opening_words(logged: Sequence[LoggedAction], state: MatchState, names: PerSide[str]) -> str:
+    """Before anyone has played in this game: the opening roll, one die each, and who goes first."""
+    opening = [item for item in logged if item.side is None and item.action.kind is ActionKind.ROLL
+               and item.after.game_number == state.game_number]
+    played = any(item.action.kind is not ActionKind.ROLL and item.before.game_number == state.game_number
+                 for item in logged)
+    if not opening or played or state.phase is not Phase.MOVE:
+        return ""
+    black, white = opening[-1].action.dice or (0, 0)
+    first = names[state.turn]
+    return f"Opening roll: {names.black} {black}, {names.white} {white}. {first} moves first with {black}-{white}."
+
+
+def _previous_result(state: MatchState, names: PerSide[str]) -> str:
+    result = state.last_game_result
+    if result is None:
+        return ""
+    return f"Game {result.game_number}: {result_words(result, names)}"
+
+
+def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, link: Any, user: Any) -> Board:
+    state, viewer = page.state, page.viewer
+    plays = _last_plays(logged, state.game_number)
+    mine_dice: tuple[tuple[int, bool], ...] = ()
+    their_dice: tuple[tuple[int, bool], ...] = ()
+    if turn is not None:
+        mine_dice = _dice_pairs(turn.dice, turn.remaining_dice())
+    elif state.phase is Phase.MOVE and state.dice is not None:
+        current = _dice_pairs(state.dice, state.dice * (2 if state.dice[0] == state.dice[1] else 1))
+        if state.turn is viewer:
+            mine_dice = current
+        else:
+            their_dice = current
+    last, mine = plays.get(viewer.other), plays.get(viewer)
+    outline: frozenset[int] = frozenset()
+    # The opponent's last play is outlined until the viewer has played since (spectators see Black's side).
+    if last is not None and (mine is None or mine.number < last.number):
+        outline = changed_points(last.before.position_for(viewer), last.after.position_for(viewer))
+        if not their_dice and last.before.dice is not None:
+            their_dice = _dice_pairs(last.before.dice)
+    position = turn.current if turn is not None else state.position_for(viewer)
+    moves = []
+    if turn is not None and link is not None:
+        steps = [(m.origin, m.destination) for m in turn.steps]
+        for origin, (die, destination) in sorted(turn.movable().items(), reverse=True):
+            href = link(format_steps([*steps, (origin, destination)]), page.swap)
+            moves.append(MoveLink(origin, destination, die, href))
+    you = " (you)" if page.is_player else ""
+    names = (f"{page.names[viewer]} ({viewer.name.title()}{', you' if you else ''})",
+             f"{page.names[viewer.other]} ({viewer.other.name.title()})")
+    cube = _cube(state, viewer)
+    extra = {"Cube": _cube_words(state, page.names)} if cube else {}
+    return layout_board(
+        position, viewer=viewer, names=names, colours=colours_for(user, viewer) if page.is_player else None,
+        my_dice=mine_dice, their_dice=their_dice, cube=cube, last_move=outline,
+        steps=[(m.origin, m.destination) for m in turn.steps] if turn else (), moves=moves, extra_desc=extra,
+    )
+
+
+def _cube_words(state: MatchState, names: PerSide[str]) -> str:
+    if state.cube_owner is None:
+        return f"{state.cube_value}, in the middle"
+    return f"{state.cube_value}, owned by {names[state.cube_owner]}"

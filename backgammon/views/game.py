@@ -1,0 +1,205 @@
+"""The game page: the board from the viewer's side, click-to-move by links, turn-flow forms,
+live updates by polling, and the match record as a .mat file.
+
+Every state change is a POST through ``services.game_apply_action`` with the action number the
+page was built on; success redirects back here (post/redirect/get), a refusal re-renders the page
+with the reason (403 for outsiders, 409 for a page that is out of date, 400 for anything else).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from backgammon.engine import EngineError, PerSide
+from backgammon.engine.actions import Action
+from backgammon.engine.match import Phase
+from backgammon.engine.notation import parse_moves
+from backgammon.game_page import GamePage, build_page, turn_from_url
+from backgammon.models import Game
+from backgammon.services import ActionRejected, game_apply_action
+from backgammon.services.games import STALE_PAGE
+
+__all__ = ["game", "game_act", "game_mat", "game_poll"]
+
+_SIMPLE_ACTIONS = {
+    "double": Action.double,
+    "take": Action.take,
+    "drop": Action.drop,
+    "beaver": Action.beaver,
+    "accept_resign": Action.accept_resign,
+    "reject_resign": Action.reject_resign,
+}
+
+
+def _game_or_404(game_id: int) -> Game:
+    # Anyone logged in may watch a game; only its players can act (the service checks that).
+    try:
+        return Game.objects.select_related("black", "white").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Http404("There is no such game.") from None
+
+
+def _link_maker(game: Game) -> Any:
+    base = reverse("backgammon:game", args=[game.pk])
+
+    def link(steps: str, swap: bool) -> str:
+        query = {key: value for key, value in (("steps", steps), ("swap", "1" if swap else "")) if value}
+        return f"{base}?{urlencode(query)}" if query else base
+
+    return link
+
+
+def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False) -> GamePage:
+    rows = list(game.actions.order_by("number"))
+    return build_page(game, rows, user=request.user, steps_text=steps, swap=swap, link=_link_maker(game))
+
+
+def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: int = 200,
+            message: str = "", moves_text: str = "") -> HttpResponse:
+    htmx = getattr(request, "htmx", None)
+    partial = bool(htmx) and not htmx.boosted
+    link = _link_maker(page.game)
+    context = {
+        "page": page,
+        "game": page.game,
+        "error": error,
+        "message_text": message,
+        "moves_text": moves_text,
+        "swap_url": link("", not page.swap),
+        "undo_url": None if page.undo_steps is None else link(page.undo_steps, page.swap),
+        "reset_url": link("", page.swap),
+        "self_url": link(page.steps_text, page.swap),
+    }
+    template = "backgammon/_game.html" if partial else "backgammon/game.html"
+    response = render(request, template, context, status=status)
+    # The same URL answers htmx with the game region and browsers with the whole page.
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_GET
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game page; ``steps`` and ``swap`` in the query string hold the turn being built."""
+    the_game = _game_or_404(game_id)
+    page = _page(request, the_game, steps=request.GET.get("steps", ""), swap=request.GET.get("swap") == "1")
+    return _render(request, page)
+
+
+def _action_from_post(request: HttpRequest, game: Game, page_state: Any) -> Action:
+    """The action a form asks for; a play is checked against the turn before the service sees it."""
+    kind = request.POST.get("kind", "")
+    if kind in _SIMPLE_ACTIONS:
+        return _SIMPLE_ACTIONS[kind]()
+    if kind == "roll":
+        # The server rolls: the service ignores the dice a ROLL action carries.
+        return Action.roll(1, 1)
+    if kind == "resign":
+        try:
+            return Action.resign(int(request.POST.get("level", "")))
+        except (ValueError, EngineError):
+            raise ActionRejected("choose what to resign: a single game, a gammon or a backgammon") from None
+    if kind == "play":
+        return _play_from_post(request, page_state)
+    raise ActionRejected("that is not something you can do in a game")
+
+
+def _play_from_post(request: HttpRequest, state: Any) -> Action:
+    if state.phase is not Phase.MOVE:
+        raise ActionRejected("there is no roll to play now")
+    typed = request.POST.get("moves_text", "").strip()
+    if typed:
+        try:
+            return Action.play(parse_moves(typed))
+        except EngineError as refusal:
+            raise ActionRejected(str(refusal)) from None
+    turn, problem = turn_from_url(state, request.POST.get("steps", ""), request.POST.get("swap") == "1")
+    if problem:
+        raise ActionRejected(problem)
+    if not turn.is_complete():
+        raise ActionRejected("your move is not finished: play every die you can, then Submit")
+    return Action.play(tuple((move.origin, move.destination) for move in turn.steps))
+
+
+def _refusal_status(game: Game, user: Any, message: str) -> int:
+    if game.side_of(user) is None:
+        return 403
+    if message == STALE_PAGE:
+        return 409
+    return 400
+
+
+@login_required
+@require_POST
+def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Roll, double, take, drop, beaver, resign, answer a resignation, or submit a play."""
+    the_game = _game_or_404(game_id)
+    try:
+        expected = int(request.POST.get("expected_number", ""))
+    except ValueError:
+        expected = -1
+    try:
+        if the_game.side_of(request.user) is None:
+            raise ActionRejected("you are watching this game: only its players can move")
+        if expected != the_game.action_count:
+            raise ActionRejected(STALE_PAGE)
+        action = _action_from_post(request, the_game, the_game.state())
+        game_apply_action(game_id=the_game.pk, actor=request.user, action=action, expected_number=expected,
+                          message=request.POST.get("message", ""))
+    except ActionRejected as refusal:
+        fresh = _game_or_404(game_id)
+        keep_turn = expected == fresh.action_count
+        page = _page(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
+                     swap=request.POST.get("swap") == "1" and keep_turn)
+        return _render(request, page, error=refusal.message, status=_refusal_status(fresh, request.user, refusal.message),
+                       message=request.POST.get("message", ""), moves_text=request.POST.get("moves_text", ""))
+    return redirect("backgammon:game", game_id=the_game.pk)
+
+
+@login_required
+@require_GET
+def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    """htmx asks every two seconds whether the game moved on since its page was built.
+
+    Unchanged: 204 (htmx leaves the page alone), or 286 once the game is over (htmx stops asking).
+    Changed: the fresh game region, which htmx swaps in.
+    """
+    found = Game.objects.filter(pk=game_id).values_list("action_count", "status").first()
+    if found is None:
+        raise Http404("There is no such game.")
+    count, status = found
+    if request.GET.get("n") == str(count):
+        if status != Game.Status.ACTIVE:
+            return HttpResponseStopPolling()
+        return HttpResponse(status=204)
+    page = _page(request, _game_or_404(game_id))
+    response = render(request, "backgammon/_game.html", {
+        "page": page, "game": page.game, "swap_url": _link_maker(page.game)("", True), "self_url": reverse(
+            "backgammon:game", args=[game_id]), "reset_url": reverse("backgammon:game", args=[game_id]),
+    })
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_GET
+def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The match so far as a Jellyfish/GNU Backgammon .mat file, for analysis elsewhere."""
+    from backgammon.engine.matfile import export_mat
+
+    the_game = _game_or_404(game_id)
+    actions = [Action.from_dict(data) for data in the_game.actions.order_by("number").values_list("data", flat=True)]
+    names = PerSide(the_game.black.get_username(), the_game.white.get_username())
+    text = export_mat(the_game.rules(), actions, names)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="game-{the_game.pk}.mat"'
+    return response
