@@ -1,0 +1,168 @@
+"""The lobby pages: Game status, Start new game, challenge answers, Next game, the header count."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from gamebuilder import act, fast_passwords, scripted_dice, start_game  # noqa: F401
+
+from backgammon.engine.actions import Action
+from backgammon.models import Challenge, Game
+from backgammon.services import challenge_create
+from backgammon.views.lobby import game_url
+
+pytestmark = pytest.mark.django_db
+
+STATUS = "backgammon:status"
+
+
+def challenge(challenger: Any, opponent: Any, variant: str = "BP") -> Challenge:
+    return challenge_create(
+        challenger=challenger, opponent=opponent.get_username(), variant=variant, time_limit=timedelta(days=1)
+    )
+
+
+def form_data(**changes: Any) -> dict[str, Any]:
+    data = {"opponent": "bob", "variant": "BP", "match_length": "", "time_limit": str(3 * 86400), "rated": "on"}
+    data.update(changes)
+    return data
+
+
+def test_the_lobby_pages_need_a_login(client: Client) -> None:
+    for name in (STATUS, "backgammon:new_game", "backgammon:next_game"):
+        response = client.get(reverse(name))
+        assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_status_lists_my_turn_first_then_theirs_then_challenges(
+    alice_client: Client, alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1), (1, 3))
+    mine = start_game(alice, bob, "BX")  # alice won the opening: her turn
+    theirs = start_game(alice, charlie, "BX")  # charlie won it: his turn
+    incoming = challenge(charlie, alice, "BN")
+    outgoing = challenge(alice, bob, "B9")
+    page = alice_client.get(reverse(STATUS)).content.decode()
+    assert page.index(f"#{mine.pk}<") < page.index("Waiting for your opponent") < page.index(f"#{theirs.pk}<")
+    assert "Your turn <span class=\"count\">(1)</span>" in page
+    assert f'action="{reverse("backgammon:challenge_respond", args=[incoming.pk])}"' in page
+    assert f'action="{reverse("backgammon:challenge_respond", args=[outgoing.pk])}"' in page
+    assert 'value="withdraw"' in page and 'value="accept"' in page
+    assert "Nackgammon" in page and "a match to 9" in page
+
+
+def test_status_shows_nothing_of_other_players(charlie_client: Client, alice: Any, bob: Any) -> None:
+    start_game(alice, bob, "BX")
+    challenge(alice, bob)
+    page = charlie_client.get(reverse(STATUS)).content.decode()
+    assert "alice" not in page and "bob" not in page
+
+
+def test_the_header_counts_games_where_i_must_act(
+    alice_client: Client, alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1), (4, 1), (1, 3))
+    start_game(alice, bob, "BX")
+    start_game(alice, charlie, "BN")
+    start_game(alice, charlie, "BX")  # charlie's turn: not counted
+    page = alice_client.get(reverse("help_rules")).content.decode()
+    assert "Game status <span class=\"badge\" aria-label=\"2 waiting for you\">(2)</span>" in page
+
+
+def test_new_game_offers_every_variant_with_sensible_defaults(alice_client: Client) -> None:
+    page = alice_client.get(reverse("backgammon:new_game"), {"opponent": "bob"}).content.decode()
+    for code in ("BX", "BP", "BA", "BN", "BR", "BS", "BO", "B9", "MP"):
+        assert f'value="{code}"' in page
+    assert 'value="BP"' in page and 'value="bob"' in page
+    assert '<option value="259200" selected>3 days</option>' in page
+    assert "All checkers start on the bar" in page
+
+
+def test_new_game_sends_a_challenge(alice_client: Client, alice: Any, bob: Any) -> None:
+    response = alice_client.post(reverse("backgammon:new_game"), form_data(match_length="7", message="Hi Bob"))
+    assert response.status_code == 302 and response["Location"] == reverse(STATUS)
+    sent = Challenge.objects.get()
+    assert (sent.challenger, sent.challenged, sent.variant, sent.match_length, sent.message) == (alice, bob, "BP", 7, "Hi Bob")
+    assert sent.time_limit == timedelta(days=3) and sent.rated
+    page = alice_client.get(reverse(STATUS)).content.decode()
+    assert "Your challenge was sent to bob." in page
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"opponent": "alice"}, "You cannot challenge yourself"),
+        ({"opponent": "zed"}, "there is no player called &#x27;zed&#x27;"),
+        ({"variant": "BX", "match_length": "5"}, "Backgammon is a single game"),
+        ({"time_limit": "12345"}, "Select a valid choice"),
+        ({"variant": "BP", "jacoby": "on"}, "belong to the money game (MP)"),
+    ],
+)
+def test_new_game_errors_re_render_and_change_nothing(
+    alice_client: Client, bob: Any, changes: dict[str, str], message: str
+) -> None:
+    response = alice_client.post(reverse("backgammon:new_game"), form_data(**changes))
+    assert response.status_code == 400
+    assert message.lower() in response.content.decode().lower()
+    assert not Challenge.objects.exists()
+
+
+def test_accepting_a_challenge_starts_the_game_and_goes_to_it(bob_client: Client, alice: Any, bob: Any) -> None:
+    sent = challenge(alice, bob)
+    response = bob_client.post(reverse("backgammon:challenge_respond", args=[sent.pk]), {"response": "accept"})
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game_url(game)
+    assert (game.black, game.white, game.status) == (alice, bob, "active")
+
+
+def test_declining_and_withdrawing(alice_client: Client, bob_client: Client, alice: Any, bob: Any) -> None:
+    first, second = challenge(alice, bob, "BX"), challenge(alice, bob, "BN")
+    bob_client.post(reverse("backgammon:challenge_respond", args=[first.pk]), {"response": "decline"})
+    alice_client.post(reverse("backgammon:challenge_respond", args=[second.pk]), {"response": "withdraw"})
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, second.status) == ("declined", "withdrawn")
+
+
+def test_a_refused_answer_shows_why_and_changes_nothing(alice_client: Client, alice: Any, bob: Any) -> None:
+    sent = challenge(alice, bob)
+    url = reverse("backgammon:challenge_respond", args=[sent.pk])
+    response = alice_client.post(url, {"response": "accept"})
+    assert response.status_code == 409
+    assert "Only the challenged player can answer this challenge." in response.content.decode()
+    assert alice_client.post(url, {"response": "dance"}).status_code == 400
+    assert alice_client.get(url).status_code == 405
+    sent.refresh_from_db()
+    assert sent.status == "pending" and not Game.objects.exists()
+
+
+def test_outsiders_get_404_for_challenges_that_are_not_theirs(charlie_client: Client, alice: Any, bob: Any) -> None:
+    sent = challenge(alice, bob)
+    for response in ("accept", "decline", "withdraw"):
+        url = reverse("backgammon:challenge_respond", args=[sent.pk])
+        assert charlie_client.post(url, {"response": response}).status_code == 404
+    assert charlie_client.post(reverse("backgammon:challenge_respond", args=[sent.pk + 99]), {"response": "accept"}).status_code == 404
+    sent.refresh_from_db()
+    assert sent.status == "pending"
+
+
+def test_next_game_goes_to_the_oldest_deadline_first(
+    alice_client: Client, alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1), (3, 1))
+    later = start_game(alice, bob, "BX", time_limit=timedelta(days=7))
+    sooner = start_game(alice, charlie, "BX", time_limit=timedelta(hours=1))
+    response = alice_client.get(reverse("backgammon:next_game"))
+    assert response.status_code == 302 and response["Location"] == game_url(sooner)
+    act(sooner, alice, Action.play([(8, 5), (6, 5)]))
+    assert alice_client.get(reverse("backgammon:next_game"))["Location"] == game_url(later)
+
+
+def test_next_game_with_nothing_to_do_says_so(alice_client: Client) -> None:
+    response = alice_client.get(reverse("backgammon:next_game"), follow=True)
+    assert response.redirect_chain[-1][0] == reverse(STATUS)
+    assert "No game is waiting for you." in response.content.decode()
