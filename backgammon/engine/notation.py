@@ -22,7 +22,7 @@ from .board import Position
 from .errors import InvalidNotationError
 from .plays import Move, Play, find_play
 
-__all__ = ["format_moves", "format_play", "parse_moves", "parse_play"]
+__all__ = ["format_moves", "format_play", "format_steps", "parse_moves", "parse_play"]
 
 _POINT = r"(?:bar|off|\d{1,2})"
 _TOKEN = re.compile(rf"({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?", re.IGNORECASE)
@@ -40,7 +40,7 @@ def format_play(play: Play) -> str:
     >>> format_play(parse_play(Position.initial(), (6, 6), "24/18 24/18 13/7 13/7"))
     '24/18(2) 13/7(2)'
     """
-    return _format(play.moves)
+    return format_steps(play.moves)
 
 
 def format_moves(moves: Sequence[tuple[int, int]]) -> str:
@@ -49,10 +49,11 @@ def format_moves(moves: Sequence[tuple[int, int]]) -> str:
     >>> format_moves([(6, 0), (25, 22)])
     'bar/22 6/off'
     """
-    return _format([Move(origin, dest, False) for origin, dest in moves])
+    return format_steps([Move(origin, dest, False) for origin, dest in moves])
 
 
-def _format(moves: Sequence[Move]) -> str:
+def format_steps(moves: Sequence[Move]) -> str:
+    """Checker moves (a whole play or the steps of one being built) in standard notation."""
     # A checker that moves on from where another move ended is written as one path; any checker
     # arriving there gives the same position, so chaining never changes the meaning.
     paths: list[list[Move]] = []

@@ -161,10 +161,7 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     """
     board, opp = to_board(position)
     found = search(board, opp, position.mine_waiting, check_dice(dice))
-    return [
-        Play(tuple(Move(*raw) for raw in moves), to_position(position, state))
-        for state, moves in found.items()
-    ]
+    return [_play(position, state, moves) for state, moves in found.items()]
 
 
 def find_play(position: Position, dice: tuple[int, int],
@@ -183,22 +180,22 @@ def find_play(position: Position, dice: tuple[int, int],
     backgammon.engine.errors.IllegalPlayError: you must use both dice: after 13/7 play the 5 too, for example 13/8 13/7
     """
     dice = check_dice(dice)
-    target = net_state(position, moves)
-    plays = legal_plays(position, dice)
-    exact = [play for play in plays if _same(play.result, target)]
-    if exact:
-        return exact[0]
+    target = _net(position, moves)
+    board, opp = to_board(position)
+    found = search(board, opp, position.mine_waiting, dice)
+    if target in found:
+        return _play(position, target, found[target])
     # The player may leave out the stop where the checker hit on its way: accept that when only
     # one legal play moves the same checkers.
-    loose = [play for play in plays if play.result.mine == target.mine]
+    loose = [_play(position, state, raw) for state, raw in found.items() if state[0] == target[0]]
     if len(loose) == 1:
         return loose[0]
+    plays = [_play(position, state, raw) for state, raw in found.items()]
     raise IllegalPlayError(_refusal(position, dice, moves, plays, loose))
 
 
-def _same(result: Position, target: Position) -> bool:
-    return result.mine == target.mine and result.theirs == target.theirs \
-        and result.mine_waiting == target.mine_waiting
+def _play(position: Position, state: State, moves: tuple[RawMove, ...]) -> Play:
+    return Play(tuple(Move(*raw) for raw in moves), to_position(position, state))
 
 
 def _name(point: int) -> str:
@@ -206,6 +203,11 @@ def _name(point: int) -> str:
 
 
 def net_state(position: Position, moves: Sequence[tuple[int, int]]) -> Position:
+    """Where these checker moves lead, whatever the dice (see ``_net``)."""
+    return to_position(position, _net(position, moves))
+
+
+def _net(position: Position, moves: Sequence[tuple[int, int]]) -> State:
     """Where these checker moves lead, whatever the dice, or an IllegalPlayError saying why not.
 
     Hits are taken on every named destination holding an opponent blot; the order of the moves
@@ -232,7 +234,7 @@ def net_state(position: Position, moves: Sequence[tuple[int, int]]) -> Position:
     waiting = position.mine_waiting
     entered = board[25] - counts[25]
     waiting -= max(0, entered - (board[25] - waiting))
-    return to_position(position, (tuple(counts), hits, waiting))
+    return tuple(counts), hits, waiting
 
 
 def _partial_states(position: Position, dice: tuple[int, int]) -> dict[Board, int]:
@@ -268,7 +270,9 @@ def _refusal(position: Position, dice: tuple[int, int], moves: Sequence[tuple[in
     board, opp = to_board(after)
     used = reached.get(board)
     if used is not None and (used < needed or dice[0] != dice[1] and needed == 1):
-        stranded = not any(steps(board, opp, 0, after.mine_waiting, die) for die in dice)
+        span = sum(o - d for o, d in moves)
+        left = [die for die in dice if die != span] if span in dice else list(dice)
+        stranded = not any(steps(board, opp, 0, after.mine_waiting, die) for die in left)
         return _more_dice(dice, text, used, needed, moves, plays, stranded)
     return f"{text} is not a legal play of {dice[0]}-{dice[1]}"
 

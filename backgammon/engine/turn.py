@@ -1,0 +1,245 @@
+"""Click-to-move: a turn built one checker at a time, as on ItsYourTurn.
+
+A click on a checker moves it by the first remaining die in the order the dice are shown ("swap
+dice" reverses the order); a step is offered only when the turn can still be finished as a legal
+play, so a click that would strand the other die takes the other die instead. Undo is free.
+
+>>> turn = Turn(Position.initial(), (6, 5))
+>>> turn.movable()[24]
+(6, 18)
+>>> turn = turn.step(24).step(18)
+>>> turn.is_complete(), notation_of(turn)
+(True, '24/13')
+>>> turn.undo().remaining_dice()
+(5,)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .board import Position
+from .errors import IllegalPlayError
+from .plays import Move, Play, State, check_dice, search, steps, to_board, to_position
+
+__all__ = ["Turn", "notation_of"]
+
+
+Node = tuple[State, tuple[int, ...]]
+"""A partial turn: its state and the dice not used yet (in ascending order)."""
+
+
+@lru_cache(maxsize=256)
+def _goal(position: Position, dice: tuple[int, int]) -> tuple[frozenset[Node], int, tuple[int, ...]]:
+    """The partial turns that can still end in a legal play, the dice a play uses, the opponent."""
+    board, opp = to_board(position)
+    goal = search(board, opp, position.mine_waiting, dice)
+    used = len(next(iter(goal.values())))
+    pool = (dice[0],) * 4 if dice[0] == dice[1] else tuple(sorted(dice))
+    memo: dict[Node, bool] = {}
+
+    def reaches(node: Node) -> bool:
+        # Explores every branch (no early exit) so that every good partial turn is recorded.
+        if node not in memo:
+            state, left = node
+            if len(pool) - len(left) == used:
+                memo[node] = state in goal
+            else:
+                memo[node] = False
+                for die in dict.fromkeys(left):
+                    rest = _without(left, die)
+                    for after, _ in steps(state[0], opp, state[1], state[2], die):
+                        memo[node] = reaches((after, rest)) or memo[node]
+        return memo[node]
+
+    reaches(((board, 0, position.mine_waiting), pool))
+    return frozenset(node for node, good in memo.items() if good), used, tuple(opp)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The steps made so far of one player's turn, from ``position`` with ``dice`` in shown order."""
+
+    position: Position
+    dice: tuple[int, int]
+    steps: tuple[Move, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_dice(self.dice)
+        self._walk()  # refuses steps that are not a legal beginning of a play
+
+    @property
+    def current(self) -> Position:
+        """The position after the steps made so far (mover's view)."""
+        return to_position(self.position, self._walk()[0])
+
+    def remaining_dice(self) -> tuple[int, ...]:
+        """Dice values not used yet, in shown order (four entries for doubles at the start)."""
+        return self._walk()[1]
+
+    def swap_dice(self) -> Turn:
+        """The same turn with the dice shown the other way round (the steps are kept)."""
+        return Turn(self.position, (self.dice[1], self.dice[0]), self.steps)
+
+    def movable(self) -> dict[int, tuple[int, int]]:
+        """Origin -> (die, destination) that a click on that origin plays now."""
+        state, remaining = self._walk()
+        offers: dict[int, tuple[int, int]] = {}
+        for die in dict.fromkeys(remaining):
+            for next_state, raw in self._steps(state, die):
+                if raw[0] not in offers and self._completable(next_state, _without(remaining, die)):
+                    used = self._die_for(state, remaining, raw)
+                    offers[raw[0]] = (used[0] if used else die, raw[1])
+        return offers
+
+    def step(self, origin: int) -> Turn:
+        """Play the checker on ``origin`` as ``movable()`` says; IllegalPlayError with the reason."""
+        offer = self.movable().get(origin)
+        if offer is None:
+            raise IllegalPlayError(self._refusal(origin))
+        return self._extend(origin, offer[0])
+
+    def step_to(self, origin: int, destination: int) -> Turn:
+        """Move the checker on ``origin`` to ``destination`` (0 = off), by one die or several."""
+        for dice in self._routes():
+            turn: Turn = self
+            point = origin
+            try:
+                for die in dice:
+                    turn = turn._extend(point, die)
+                    point = turn.steps[-1].destination
+                    if point == destination:
+                        return turn
+                    if point < destination or point == 0:
+                        break
+            except IllegalPlayError:
+                continue
+        raise IllegalPlayError(self._refusal(origin, destination))
+
+    def undo(self) -> Turn:
+        """The turn without its last step."""
+        if not self.steps:
+            raise IllegalPlayError("there is no move to undo")
+        return Turn(self.position, self.dice, self.steps[:-1])
+
+    def is_complete(self) -> bool:
+        """True when the steps form a whole legal play: Submit may be offered."""
+        state, remaining = self._walk()
+        _, used, _ = _goal(self.position, _sorted(self.dice))
+        return len(self.steps) == used and self._completable(state, remaining)
+
+    def play(self) -> Play:
+        """The finished play; IllegalPlayError while it is not complete."""
+        if not self.is_complete():
+            raise IllegalPlayError(self._unfinished())
+        return Play(self.steps, self.current)
+
+    def forced_pass_reason(self) -> str | None:
+        """Why the player cannot move at all, in words; None when some checker can move."""
+        if _goal(self.position, _sorted(self.dice))[1]:
+            return None
+        if self.position.mine[24] > self.position.mine_waiting:
+            return "no legal move: every entry point is blocked"
+        return "no legal move: every checker is blocked"
+
+    # The walk from the start is cheap next to a click's round trip, and keeping no cache keeps
+    # the value object plain (equal turns are equal, whatever was asked of them before).
+    def _walk(self) -> tuple[State, tuple[int, ...]]:
+        goal_dice = _sorted(self.dice)
+        _, used, _ = _goal(self.position, goal_dice)
+        board, _ = to_board(self.position)
+        state: State = (board, 0, self.position.mine_waiting)
+        remaining: tuple[int, ...] = (self.dice[0],) * 4 if self.dice[0] == self.dice[1] else self.dice
+        for move in self.steps:
+            found = self._die_for(state, remaining, (move.origin, move.destination, move.hit))
+            if found is None:
+                raise IllegalPlayError(f"{_text(move)} is not a legal step of this turn")
+            state, remaining = found[1], _without(remaining, found[0])
+        if len(self.steps) > used:
+            raise IllegalPlayError("that is more moves than the roll allows")
+        return state, remaining
+
+    def _die_for(self, state: State, remaining: tuple[int, ...],
+                 raw: tuple[int, int, bool]) -> tuple[int, State] | None:
+        # A bear-off from below the die could use either die: take the smallest that keeps the
+        # turn completable, so the same steps always leave the same dice.
+        distance = raw[0] - raw[1]
+        for die in sorted(dict.fromkeys(remaining), key=lambda d: (d < distance, d)):
+            for after, step_raw in self._steps(state, die):
+                if step_raw == raw and self._completable(after, _without(remaining, die)):
+                    return die, after
+        return None
+
+    def _steps(self, state: State, die: int) -> list[tuple[State, tuple[int, int, bool]]]:
+        opp = list(_goal(self.position, _sorted(self.dice))[2])
+        return steps(state[0], opp, state[1], state[2], die)
+
+    def _completable(self, state: State, remaining: tuple[int, ...]) -> bool:
+        return (state, tuple(sorted(remaining))) in _goal(self.position, _sorted(self.dice))[0]
+
+    def _extend(self, origin: int, die: int) -> Turn:
+        state, remaining = self._walk()
+        for next_state, raw in self._steps(state, die):
+            if raw[0] == origin and self._completable(next_state, _without(remaining, die)):
+                return Turn(self.position, self.dice, self.steps + (Move(*raw),))
+        raise IllegalPlayError(self._refusal(origin))
+
+    def _routes(self) -> list[tuple[int, ...]]:
+        remaining = self.remaining_dice()
+        if len(set(remaining)) == 1:
+            return [remaining]
+        return [remaining, tuple(reversed(remaining))]
+
+    def _refusal(self, origin: int, destination: int | None = None) -> str:
+        state, remaining = self._walk()
+        board = state[0]
+        if not remaining:
+            return "you have used all your dice: submit the move or undo"
+        if not 1 <= origin <= 25 or not board[origin]:
+            return f"you have no checker on {'the bar' if origin == 25 else f'point {origin}'}"
+        if board[25] > state[2] and origin != 25:
+            return "a checker on the bar must enter first"
+        for die in dict.fromkeys(remaining):
+            dest = origin - die
+            if destination is not None and dest < destination:
+                continue
+            if dest >= 1 and self._goal_opp()[dest] >= 2:
+                return f"point {dest} is blocked"
+            if dest <= 0 and any(board[7:]):
+                return "you cannot bear off until all your checkers are home"
+            if dest < 0 and any(board[origin + 1:7]):
+                return f"a {die} bears off from point {origin} only when no checker is higher"
+        if len(set(remaining)) == 2 and _goal(self.position, _sorted(self.dice))[1] == 1:
+            return f"you must play the higher die ({max(remaining)}) when only one die can be played"
+        if destination is not None:
+            return f"no die or dice you have left take a checker from {origin} to {destination}"
+        return "that move would leave a die you must use unplayable: you must use as many dice as you can"
+
+    def _goal_opp(self) -> tuple[int, ...]:
+        return _goal(self.position, _sorted(self.dice))[2]
+
+    def _unfinished(self) -> str:
+        remaining = self.remaining_dice()
+        return f"the turn is not finished: play your {' and '.join(map(str, remaining))} too"
+
+
+def notation_of(turn: Turn) -> str:
+    """The steps so far in standard notation (for showing the move being built)."""
+    from .notation import format_steps
+
+    return format_steps(turn.steps)
+
+
+def _sorted(dice: tuple[int, int]) -> tuple[int, int]:
+    return (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
+
+
+def _without(remaining: tuple[int, ...], die: int) -> tuple[int, ...]:
+    index = remaining.index(die)
+    return remaining[:index] + remaining[index + 1:]
+
+
+def _text(move: Move) -> str:
+    origin = "bar" if move.origin == 25 else str(move.origin)
+    return f"{origin}/{'off' if move.destination == 0 else move.destination}"
