@@ -14,3 +14,6 @@ from .game import *  # noqa: F401,F403
 from .match_id import *  # noqa: F401,F403
 from .dice import *  # noqa: F401,F403
 from .match import *  # noqa: F401,F403
+from .plays import *  # noqa: F401,F403
+from .notation import *  # noqa: F401,F403
+from .turn import *  # noqa: F401,F403
