@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMPS := .stamps
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/gamesite
 
-.PHONY: run test bench lint typecheck clean
+.PHONY: run test bench lint typecheck clean chromium
 
 $(STAMPS)/venv: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,38 @@ venv: $(STAMPS)/venv
 lint: $(STAMPS)/venv
 	$(BIN)/ruff check backgammon accounts gamesite tests bench
 	$(BIN)/mypy
+
+# The development site: SQLite, DEBUG, dev keys, demo data, the task worker beside the web
+# server; Ctrl-C stops both.
+RUN_DATABASE_URL ?= sqlite:///$(CURDIR)/db.sqlite3
+RUN_ENV := DEBUG=1 DATABASE_URL=$(RUN_DATABASE_URL)
+
+run: $(STAMPS)/venv
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py createcachetable
+	$(RUN_ENV) $(BIN)/python manage.py load_demo
+	@echo "Serving on http://127.0.0.1:8000 (the task worker runs beside it; Ctrl-C stops both)"
+	@$(RUN_ENV) $(BIN)/python manage.py db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Browser tests drive Debian's Chromium (Playwright's own download cannot reach its server).
+chromium:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	else \
+		echo "The browser tests need /usr/bin/chromium: run 'sudo apt-get install -y chromium'," >&2; \
+		echo "or run 'make test' as root, which installs it." >&2; exit 1; \
+	fi
+
+# The whole suite against PostgreSQL at DATABASE_URL (pytest-django creates test_<name>).
+# pytest's own exit codes are kept, so "no tests collected" (5) fails the build too.
+test: $(STAMPS)/venv chromium
+	$(BIN)/ruff check backgammon accounts gamesite tests bench
+	$(BIN)/mypy
+	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider --doctest-modules \
+		tests backgammon/engine gamesite/env.py
 
 bench: $(STAMPS)/venv
 	@for script in bench/bench_*.py; do DATABASE_URL=$(DATABASE_URL) $(BIN)/python $$script || exit 1; done

@@ -9,5 +9,9 @@ from django.http import HttpRequest
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
-    """The site's name, so templates and e-mails never spell it by hand."""
-    return {"site_name": settings.SITE_NAME}
+    """The site's name, so templates never spell it by hand.
+
+    Upper case because Django's auth views put their own ``site_name`` (the host name, as the
+    sites framework is not installed) into their pages' context, which would win.
+    """
+    return {"SITE_NAME": settings.SITE_NAME}

@@ -100,3 +100,11 @@ def test_the_static_stylesheet_is_served(client: Client, db: None) -> None:
 
     assert response.status_code == 200
     assert b"--felt" in b"".join(response.streaming_content)  # type: ignore[attr-defined]
+
+
+def test_auth_pages_keep_the_site_name_after_a_failed_log_in(client: Client, alice: object) -> None:
+    # Django's LoginView sets its own site_name (the host) in the context; ours must survive.
+    response = client.post(reverse("accounts:login"), {"username": "alice", "password": "x"})
+
+    assert b"<span>Gammon Turn</span>" in response.content
+    assert b"<span>testserver</span>" not in response.content

@@ -1,0 +1,83 @@
+"""Browser tests: a real Chromium (Debian's /usr/bin/chromium) driven by Playwright against
+pytest-django's live server.
+
+Every test in tests/e2e is marked ``e2e`` and runs with a fresh browser context (no cookies
+from an earlier test). ``screenshot(page, "name")`` saves a PNG: into $E2E_SCREENSHOTS when
+set, so a person can look at the pages, else into the test's temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django refuses database calls
+# from a thread with a running loop unless told that it is safe, which it is here: the
+# test and the live server never share a connection.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DEFAULT_TIMEOUT_MS = 15_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the session; Playwright gives it a fresh profile directory."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium (`apt-get install -y chromium`, "
+            "or run `make test` as root, which installs it)."
+        )
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: Any, transactional_db: None) -> Iterator[Page]:
+    """A new tab in a new context (clean cookies), with base_url set to the live server."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1200, "height": 800})
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def screenshot(tmp_path: Path) -> Callable[[Page, str], Path]:
+    """screenshot(page, "signup") -> the saved PNG's path (full page)."""
+    folder = Path(os.environ.get("E2E_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(tab: Page, name: str) -> Path:
+        path = folder / f"{name}.png"
+        tab.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
