@@ -12,7 +12,7 @@ PASSWORD = "correct-horse-battery"
 
 
 def open_menu(page: Page, name: str) -> None:
-    page.locator("summary", has_text=re.compile(f"^{name}$", re.I)).click()
+    page.locator("summary", has_text=re.compile(f"^{name}$", re.IGNORECASE)).click()
 
 
 def test_a_visitor_signs_up_logs_out_and_logs_in_again(
