@@ -79,20 +79,26 @@ def steps(board: Board, opp: list[int], hits: int, waiting: int, die: int,
         # A hit checker is on the bar: it must enter before anything else moves.
         origins: Sequence[int] = (25,) if top == 25 else ()
     else:
-        origins = [p for p in range(min(top, 25 if bar else 24), 0, -1) if board[p]]
-    home = not any(board[7:])
+        origins = range(top if top < 25 or bar else 24, 0, -1)
+    home = None
     for origin in origins:
+        if not board[origin]:
+            continue
         dest = origin - die
         hit = False
         if dest >= 1:
-            if opp[dest] >= 2:
-                continue
-            hit = opp[dest] == 1 and not hits >> dest & 1
-        elif not home or (dest < 0 and any(board[origin + 1:7])):
+            there = opp[dest]
+            if there:
+                if there > 1:
+                    continue
+                hit = not hits >> dest & 1
+        else:
+            if home is None:
+                home = not any(board[7:])
             # Bearing off needs every checker home, and a die larger than the point only bears
             # off from the highest occupied point.
-            continue
-        else:
+            if not home or (dest < 0 and any(board[origin + 1:7])):
+                continue
             dest = 0
         new = list(board)
         new[origin] -= 1
