@@ -365,7 +365,15 @@ def _dice(values: Sequence[tuple[int, bool]], owner: str) -> list[Die]:
 
 
 def _cube(value: int, owner: str | None) -> Cube:
-    """The cube left of the board: centred in the middle, else on its owner's half (the viewer's below)."""
+    """The cube left of the board: centred in the middle, else on its owner's half (the viewer's below).
+
+    ``offered-mine`` / ``offered-theirs``: a double on offer, the cube already turned to its new
+    value in the middle of the doubler's half of the board, where their dice would be.
+    """
+    if owner in ("offered-mine", "offered-theirs"):
+        centre = (RIGHT_X if owner == "offered-mine" else LEFT_X) + 3 * POINT_W
+        x, y = centre - CUBE // 2, MID_Y - CUBE // 2
+        return Cube(x, y, str(value), x + CUBE // 2, y + CUBE // 2 + 7, owner)
     x = (CUBE_COLUMN - CUBE) // 2
     y = {None: MID_Y - CUBE // 2, "mine": BOTTOM_Y - CUBE, "theirs": TOP_Y}[owner]
     label = "64" if owner is None and value == 1 else str(value)
@@ -453,7 +461,8 @@ def layout_board(
     """Lay out ``position`` (seen from ``viewer``: ``mine`` is the viewer's side) for drawing.
 
     ``names`` label (mine, theirs) in the description; dice are (value, used) pairs; ``cube`` is
-    (value, owner) with owner ``"mine"``, ``"theirs"`` or None for centred, or None for no cube;
+    (value, owner) with owner ``"mine"``, ``"theirs"`` or None for centred (``"offered-mine"`` or
+    ``"offered-theirs"`` while a double to ``value`` waits for an answer), or None for no cube;
     ``last_move`` the points to outline; ``steps`` the (origin, destination) moves made so far
     this turn, marked; ``moves`` the checkers that can be clicked now.
     """

@@ -129,6 +129,10 @@ class MoveRow:
     cells: list[str | None] = field(default_factory=lambda: [None, None])
     messages: list[str] = field(default_factory=lambda: ["", ""])
 
+    @property
+    def has_message(self) -> bool:
+        return any(self.messages)
+
 
 @dataclass
 class GameRecord:
@@ -185,7 +189,7 @@ def game_records(logged: Sequence[LoggedAction], names: PerSide[str]) -> list[Ga
         if item.after.game_number != number or item.after.phase is Phase.MATCH_OVER:
             result = item.after.last_game_result
             if result is not None:
-                record.result = result_words(result, names)
+                record.result = result_words(result, names, counts_gammons=item.after.rules.variant.counts_gammons)
     return records
 
 
@@ -202,18 +206,24 @@ _HOW = {
     "single": "won",
     "gammon": "won a gammon",
     "backgammon": "won a backgammon",
-    "drop": "won: the double was passed",
-    "resign": "won by resignation",
-    "timeout": "won: the opponent ran out of time",
+    "drop": "won: {loser} passed the double",
+    "resign": "won: {loser} resigned",
+    "timeout": "won: {loser} ran out of time",
 }
 
 
-def result_words(result: Any, names: PerSide[str]) -> str:
-    """'alice won a gammon (2 points)', or the draw of anti-backgammon."""
+def result_words(result: Any, names: PerSide[str], *, counts_gammons: bool = True) -> str:
+    """'alice won a gammon (2 points)', or the draw of anti-backgammon.
+
+    Where gammons do not count (BX, BN...) a gammon is just a win, and is called one.
+    """
     if result.winner is None:
         return "a draw: 500 moves each without a winner"
     plural = "" if result.points == 1 else "s"
-    how = _HOW.get(str(result.kind), "won")
+    kind = str(result.kind)
+    if not counts_gammons and kind in ("gammon", "backgammon"):
+        kind = "single"
+    how = _HOW.get(kind, "won").format(loser=names[result.winner.other])
     return f"{names[result.winner]} {how} ({result.points} point{plural})"
 
 
@@ -310,6 +320,8 @@ def _dice_pairs(dice: tuple[int, int], remaining: Sequence[int] = ()) -> tuple[t
 def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
     if not state.rules.variant.uses_cube:
         return None
+    if state.phase is Phase.TAKE_OR_DROP:
+        return state.cube_value * 2, "offered-mine" if state.turn is viewer else "offered-theirs"
     owner = state.cube_owner
     return state.cube_value, None if owner is None else ("mine" if owner is viewer else "theirs")
 
@@ -345,6 +357,9 @@ def _prompt(page: GamePage) -> str:
     """One line saying what happens now, addressed to the viewer."""
     state, names = page.state, page.names
     if state.phase is Phase.MATCH_OVER or not page.game.is_active:
+        last = state.last_game_result
+        if state.phase is Phase.MATCH_OVER and not state.rules.match_length and last is not None:
+            return result_words(last, names, counts_gammons=state.rules.variant.counts_gammons)
         return page.game.result or "This game is over."
     actor = state.actor
     if actor is None:
@@ -410,7 +425,7 @@ def _previous_result(state: MatchState, names: PerSide[str]) -> str:
     result = state.last_game_result
     if result is None:
         return ""
-    return f"Game {result.game_number}: {result_words(result, names)}"
+    return f"Game {result.game_number}: {result_words(result, names, counts_gammons=state.rules.variant.counts_gammons)}"
 
 
 def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, link: Any, user: Any) -> Board:
@@ -432,7 +447,7 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
     if last is not None and (mine is None or mine.number < last.number):
         outline = changed_points(last.before.position_for(viewer), last.after.position_for(viewer))
         if not their_dice and last.before.dice is not None:
-            their_dice = _dice_pairs(last.before.dice)
+            their_dice = _dice_pairs(last.before.dice, last.before.dice * 2)
     position = turn.current if turn is not None else state.position_for(viewer)
     moves = []
     if turn is not None and link is not None:
@@ -453,6 +468,8 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
 
 
 def _cube_words(state: MatchState, names: PerSide[str]) -> str:
+    if state.phase is Phase.TAKE_OR_DROP:
+        return f"{state.cube_value}, {names[state.turn]} offers {state.cube_value * 2}"
     if state.cube_owner is None:
         return f"{state.cube_value}, in the middle"
     return f"{state.cube_value}, owned by {names[state.cube_owner]}"

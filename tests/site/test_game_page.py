@@ -1,0 +1,283 @@
+"""The game page: each phase's controls, click-to-move links, submitting, refusals, polling, .mat.
+
+Alice (Black) and Bob (White) play; Charlie only watches. Dice are scripted (gamebuilder).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from backgammon.engine import Side
+from backgammon.engine.actions import Action
+from backgammon.game_page import TAMPERED
+from backgammon.models import Game
+from backgammon.services.games import STALE_PAGE
+from tests.site.gamebuilder import act as service_act
+from tests.site.gamebuilder import position, scripted_dice, start_game, starting_from, unchanged
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dice(monkeypatch: pytest.MonkeyPatch) -> Any:
+    return scripted_dice(monkeypatch)
+
+
+def fresh(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+def page_of(client: Client, game: Game, **query: str) -> Any:
+    return client.get(reverse("backgammon:game", args=[game.pk]), query)
+
+
+def post(client: Client, game: Game, kind: str, **fields: Any) -> Any:
+    data = {"kind": kind, "expected_number": game.action_count, **fields}
+    return client.post(reverse("backgammon:game_act", args=[game.pk]), data)
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.content.decode())
+
+
+def links(response: Any) -> dict[str, str]:
+    """aria-label -> href of every clickable checker on the board."""
+    found = re.findall(r'<a class="move" href="([^"]*)" aria-label="([^"]*)"', response.content.decode())
+    return {label: html.unescape(href) for href, label in found}
+
+
+def buttons(response: Any) -> list[str]:
+    return [label.strip() for label in re.findall(r'<button type="submit" class="button[^"]*">([^<]*)</button>', text(response))]
+
+
+@pytest.fixture
+def bx_game(alice: Any, bob: Any, dice: Any) -> Game:
+    """A single game of plain backgammon: Alice won the opening roll 3-1 and must move."""
+    dice.then((3, 1))
+    return start_game(alice, bob, variant="BX", match_length=0)
+
+
+def test_it_offers_each_movable_checker_as_a_link_by_the_first_die(alice_client: Client, bx_game: Game) -> None:
+    response = page_of(alice_client, bx_game)
+    assert response.status_code == 200
+    assert links(response) == {
+        "move the checker on 24 by 3 to 21": f"/games/{bx_game.pk}/?steps=24-21",
+        "move the checker on 13 by 3 to 10": f"/games/{bx_game.pk}/?steps=13-10",
+        "move the checker on 8 by 3 to 5": f"/games/{bx_game.pk}/?steps=8-5",
+        "move the checker on 6 by 3 to 3": f"/games/{bx_game.pk}/?steps=6-3",
+    }
+    body = text(response)
+    assert "You rolled 3-1: click a checker to move it by 3." in body
+    assert "Opening roll: alice 3, bob 1. alice moves first with 3-1." in body
+    assert "swap dice" in body and "Submit" not in buttons(response)
+    assert "<desc id=\"board-desc\">alice (Black, you): 2 on 24, 5 on 13, 3 on 8, 5 on 6" in body
+
+
+def test_it_builds_the_turn_step_by_step_then_offers_submit(alice_client: Client, bx_game: Game) -> None:
+    first = page_of(alice_client, bx_game, steps="8-5")
+    assert "move the checker on 6 by 1 to 5" in links(first)
+    assert f'href="/games/{bx_game.pk}/"' in first.content.decode()  # undo goes back to no steps
+    assert "swap dice" not in text(first) and "undo" in text(first)
+    assert "Submit" not in buttons(first)
+    done = page_of(alice_client, bx_game, steps="8-5,6-5")
+    assert links(done) == {}
+    assert "Your move is complete" in text(done)
+    assert buttons(done)[0] == "Submit"
+    assert 'name="steps" value="8-5,6-5"' in done.content.decode()
+
+
+def test_it_swaps_the_dice_order_by_link(alice_client: Client, bx_game: Game) -> None:
+    response = page_of(alice_client, bx_game, swap="1")
+    assert "move the checker on 6 by 1 to 5" in links(response)
+    assert f"/games/{bx_game.pk}/?steps=6-5&swap=1" in links(response).values()
+    assert "click a checker to move it by 1" in text(response)
+
+
+def test_it_submits_a_complete_turn_and_redirects(alice_client: Client, bx_game: Game, dice: Any) -> None:
+    dice.then((6, 4))  # Bob cannot double in BX: his roll follows at once
+    response = post(alice_client, bx_game, "play", steps="8-5,6-5", message="good luck")
+    assert response.status_code == 302 and response.url == f"/games/{bx_game.pk}/"
+    game = fresh(bx_game)
+    last_play = game.actions.filter(kind="play").get()
+    assert (last_play.notation, last_play.message) == ("8/5 6/5", "good luck")
+    assert game.actor == game.white and game.dice == "64"
+    bob_page = page_of(Client(), game)  # anonymous: sent to log in
+    assert bob_page.status_code == 302
+
+
+def test_it_shows_the_opponent_their_last_move_and_the_moves_list(alice_client: Client, bob_client: Client,
+                                                                  bx_game: Game, dice: Any) -> None:
+    dice.then((6, 4))
+    post(alice_client, bx_game, "play", steps="8-5,6-5", message="good luck")
+    response = page_of(bob_client, fresh(bx_game))
+    body = text(response)
+    assert "You rolled 6-4" in body
+    # Bob sees Alice's 8 and 6 as his 17 and 19, and her 5 as his 20: outlined in blue.
+    assert body.count('class="outline-last"') == 3
+    assert "<td>31: 8/5 6/5</td>" in body and "“good luck”" in body
+    assert 'id="board-desc">bob (White, you)' in body
+
+
+def test_it_accepts_a_typed_move(alice_client: Client, bx_game: Game, dice: Any) -> None:
+    dice.then((6, 4))
+    response = post(alice_client, bx_game, "play", moves_text="24/21 24/23")
+    assert response.status_code == 302
+    assert fresh(bx_game).actions.get(kind="play").notation == "24/23 24/21"
+
+
+def test_it_refuses_tampered_steps_and_starts_the_turn_again(alice_client: Client, bx_game: Game) -> None:
+    response = page_of(alice_client, bx_game, steps="8-2,nonsense")
+    assert response.status_code == 200
+    assert TAMPERED in text(response)
+    assert "move the checker on 8 by 3 to 5" in links(response)
+
+
+def test_it_refuses_an_unfinished_or_illegal_submission_and_changes_nothing(alice_client: Client,
+                                                                            bx_game: Game) -> None:
+    with unchanged(bx_game):
+        unfinished = post(alice_client, bx_game, "play", steps="8-5")
+        tampered = post(alice_client, bx_game, "play", steps="8-1,6-5")
+        typed = post(alice_client, bx_game, "play", moves_text="13/9 13/")
+        illegal = post(alice_client, bx_game, "play", moves_text="24/18")
+    assert unfinished.status_code == tampered.status_code == typed.status_code == illegal.status_code == 400
+    assert "your move is not finished" in text(unfinished)
+    assert "move the checker on 6 by 1 to 5" in links(unfinished)  # the turn so far is kept
+    assert TAMPERED in text(tampered)
+    assert 'role="alert"' in text(typed) and 'value="13/9 13/"' in text(typed)
+    assert 'role="alert"' in text(illegal)
+
+
+def test_it_refuses_a_stale_page(alice_client: Client, bx_game: Game) -> None:
+    with unchanged(bx_game):
+        response = alice_client.post(reverse("backgammon:game_act", args=[bx_game.pk]),
+                                     {"kind": "play", "steps": "8-5,6-5", "expected_number": bx_game.action_count - 1})
+    assert response.status_code == 409
+    assert STALE_PAGE in text(response)
+
+
+def test_it_refuses_the_other_player_and_spectators(bob_client: Client, charlie_client: Client,
+                                                    bx_game: Game) -> None:
+    with unchanged(bx_game):
+        bobs = post(bob_client, bx_game, "play", steps="8-5,6-5")
+        charlies = post(charlie_client, bx_game, "play", steps="8-5,6-5")
+    assert bobs.status_code == 400 and "it is not your turn: waiting for alice" in text(bobs)
+    assert charlies.status_code == 403 and "only its players can move" in text(charlies)
+
+
+def test_spectators_watch_from_blacks_side_without_controls(charlie_client: Client, bx_game: Game) -> None:
+    response = page_of(charlie_client, bx_game, steps="8-5")
+    body = text(response)
+    assert response.status_code == 200 and links(response) == {}
+    assert "watching" in body and "Waiting for alice to move." in body
+    assert 'id="board-desc">alice (Black): 2 on 24' in body
+    assert buttons(response) == []
+
+
+def test_the_page_of_a_missing_game_is_404(alice_client: Client, db: None) -> None:
+    assert alice_client.get(reverse("backgammon:game", args=[999999])).status_code == 404
+
+
+def test_htmx_gets_only_the_game_region(alice_client: Client, bx_game: Game) -> None:
+    response = alice_client.get(reverse("backgammon:game", args=[bx_game.pk]), {"steps": "8-5"},
+                                headers={"HX-Request": "true"})
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="game"') and "<html" not in body
+    assert "HX-Request" in response["Vary"]
+
+
+def test_the_poll_answers_204_until_the_game_changes(alice_client: Client, bob_client: Client,
+                                                     bx_game: Game, dice: Any,
+                                                     django_assert_max_num_queries: Any) -> None:
+    poll = reverse("backgammon:game_poll", args=[bx_game.pk])
+    number = str(bx_game.action_count)
+    with django_assert_max_num_queries(3):  # session, user, and one indexed look-up of the game
+        unchanged_answer = bob_client.get(poll, {"n": number}, headers={"HX-Request": "true"})
+    assert unchanged_answer.status_code == 204
+    dice.then((6, 4))
+    post(alice_client, bx_game, "play", steps="8-5,6-5")
+    changed = bob_client.get(poll, {"n": number}, headers={"HX-Request": "true"})
+    assert changed.status_code == 200
+    assert changed.content.decode().lstrip().startswith('<section id="game"')
+    assert "You rolled 6-4" in text(changed)
+
+
+def test_the_poll_stops_once_the_game_is_over(alice_client: Client, bob_client: Client, bx_game: Game) -> None:
+    post(alice_client, bx_game, "resign", level="1")
+    post(bob_client, fresh(bx_game), "accept_resign")
+    game = fresh(bx_game)
+    assert game.status == "finished"
+    answer = alice_client.get(reverse("backgammon:game_poll", args=[game.pk]), {"n": str(game.action_count)})
+    assert answer.status_code == 286
+    over = page_of(alice_client, game)
+    # The same words in the prompt, the players panel and the moves list.
+    assert text(over).count("bob won: alice resigned (1 point)") == 3
+    assert "game_poll" not in over.content.decode() and "/poll/" not in over.content.decode()
+
+
+def test_the_roll_and_double_buttons_then_take_or_pass(alice_client: Client, bob_client: Client, alice: Any,
+                                                       bob: Any, dice: Any) -> None:
+    dice.then((3, 1))
+    game = start_game(alice, bob, variant="BP", match_length=5)
+    assert "Double" not in buttons(page_of(alice_client, game))  # no cube action before the first play
+    game = service_act(game, alice, Action.play(((8, 5), (6, 5))))
+    dice.then((6, 4))
+    game = service_act(game, bob, Action.roll(1, 1))  # Bob may double, so he rolls himself
+    game = service_act(game, bob, Action.play(((24, 18), (13, 9))))
+    roll_page = page_of(alice_client, game)
+    assert buttons(roll_page) == ["Roll", "Double", "Offer to resign"]
+    assert "Your turn: roll the dice, or double." in text(roll_page)
+    assert post(alice_client, game, "double").status_code == 302
+    game = fresh(game)
+    answer = page_of(bob_client, game)
+    assert buttons(answer) == ["Take", "Pass (drop)"]
+    assert "alice doubles to 2: take, or pass and lose 1." in text(answer)
+    assert "Waiting for bob to take or pass the double." in text(page_of(alice_client, game))
+    dice.then((5, 2))
+    assert post(bob_client, game, "take").status_code == 302
+    game = fresh(game)
+    assert game.cube_value == 2 and game.cube_owner == Side.WHITE
+    body = text(page_of(alice_client, game))
+    assert "2, owned by bob" in body and "<td>doubles to 2</td><td>takes</td>" in body
+
+
+def test_it_shows_a_finished_match_game_and_the_next_game_starts(alice_client: Client, alice: Any, bob: Any,
+                                                                 bob_client: Client, dice: Any,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # Alice has one checker left on her 1 point and Bob has borne off nothing: a gammon.
+    starting_from(monkeypatch, position=position({1: 1}, {13: 15}))
+    dice.then((6, 1), (4, 2))
+    game = start_game(alice, bob, variant="BP", match_length=5)
+    response = post(alice_client, game, "play", steps="1-off")
+    assert response.status_code == 302
+    game = fresh(game)
+    assert (game.score_black, game.game_number) == (2, 2)
+    body = text(page_of(bob_client, game))
+    assert "Game 1: alice won a gammon (2 points). The next game has started." in body
+    assert "alice 2 – 0 bob" in body
+
+
+def test_resigning_and_answering(alice_client: Client, bob_client: Client, bx_game: Game) -> None:
+    page = page_of(alice_client, bx_game)
+    assert 'name="level" value="1"' in page.content.decode()
+    assert 'name="level" value="2"' not in page.content.decode()  # BX counts no gammons
+    post(alice_client, bx_game, "resign", level="1")
+    game = fresh(bx_game)
+    answer = page_of(bob_client, game)
+    assert buttons(answer) == ["Accept", "Reject"]
+    assert "alice offers to resign a single game: accept or reject." in text(answer)
+
+
+def test_the_match_file_downloads(alice_client: Client, charlie_client: Client, bx_game: Game, dice: Any) -> None:
+    dice.then((6, 4))
+    post(alice_client, bx_game, "play", steps="8-5,6-5")
+    response = charlie_client.get(reverse("backgammon:game_mat", args=[bx_game.pk]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="game-{bx_game.pk}.mat"'
+    body = response.content.decode()
+    assert "alice" in body and "bob" in body and "8/5 6/5" in body
