@@ -106,6 +106,9 @@ def test_it_places_the_cube_by_owner_and_hides_it_without_one() -> None:
     assert theirs.y < centred.y < mine.y
     assert centred.x == mine.x == theirs.x < point_x(12)
     assert layout_board(Position.initial(), viewer=Side.BLACK).cube is None
+    # A double on offer: the turned cube waits in the middle of the doubler's half.
+    offered = layout_board(Position.initial(), viewer=Side.BLACK, cube=(2, "offered-theirs")).cube
+    assert offered and offered.label == "2" and point_x(12) < offered.x < BAR_X
 
 
 def test_it_puts_their_dice_left_and_mine_right() -> None:
