@@ -25,6 +25,8 @@ userid_validator = RegexValidator(
 class SignUpForm(forms.Form):
     """A new userid: unique whatever its case, so 'Alice' and 'alice' are one player."""
 
+    TAKEN = "That userid is taken. Please choose another."
+
     username = forms.CharField(
         label="Userid",
         max_length=20,
@@ -52,7 +54,7 @@ class SignUpForm(forms.Form):
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
         if User.objects.filter(username__iexact=username).exists():
-            raise ValidationError("That userid is taken. Please choose another.")
+            raise ValidationError(self.TAKEN)
         return username
 
     def clean(self) -> dict[str, Any]:

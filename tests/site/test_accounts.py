@@ -282,3 +282,28 @@ def test_it_asks_for_log_in_before_the_profile(client: Client, db: None) -> None
 def test_every_user_gets_a_profile_however_made(db: None) -> None:
     admin = User.objects.create_superuser("root_admin", "root@example.com", PASSWORD)
     assert Profile.objects.filter(user=admin).exists()
+
+
+def test_the_database_refuses_a_userid_differing_only_in_case(alice: object) -> None:
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user("Alice", "other@example.com", PASSWORD)
+    assert User.objects.count() == 1
+
+
+def test_a_sign_up_losing_the_race_gets_a_clear_message(
+    client: Client, db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The form's check passes, then another sign-up takes the userid before ours is saved.
+    from accounts import forms
+
+    monkeypatch.setattr(forms.SignUpForm, "clean_username", lambda self: self.cleaned_data["username"])
+    User.objects.create_user("DORA_99", "first@example.com", PASSWORD)
+
+    response = client.post(reverse("accounts:signup"), signup_data())
+
+    assert response.status_code == 400
+    assert "taken" in response.context["form"].errors["username"][0]
+    assert list(User.objects.values_list("username", flat=True)) == ["DORA_99"]
+    assert "_auth_user_id" not in client.session
