@@ -70,3 +70,23 @@ def test_the_help_pages_read_well_on_a_phone(
     expect(skip).to_be_in_viewport()
     page.goto("/help/dice/")
     screenshot(page, "dice-phone")
+
+
+def test_the_menus_open_one_at_a_time_and_close_on_escape(page: Page) -> None:
+    page.goto("/help/features/")
+    account = page.locator("details.menu", has=page.locator("summary", has_text="Account"))
+    help_menu = page.locator("details.menu", has=page.locator("summary", has_text="Help"))
+
+    open_menu(page, "Account")
+    expect(account).to_have_attribute("open", "")
+    open_menu(page, "Help")
+    expect(help_menu).to_have_attribute("open", "")
+    expect(account).not_to_have_attribute("open", "")
+
+    page.keyboard.press("Escape")
+    expect(help_menu).not_to_have_attribute("open", "")
+    expect(page.locator("details.menu > summary", has_text="Help")).to_be_focused()
+
+    open_menu(page, "Account")
+    page.locator("h1").click()
+    expect(account).not_to_have_attribute("open", "")
