@@ -5,15 +5,15 @@
 (167, 167)
 """
 
-from .board import *  # noqa: F401,F403
-from .errors import *  # noqa: F401,F403
-from .position_id import *  # noqa: F401,F403
-from .variants import *  # noqa: F401,F403
-from .actions import *  # noqa: F401,F403
-from .game import *  # noqa: F401,F403
-from .match_id import *  # noqa: F401,F403
-from .dice import *  # noqa: F401,F403
-from .match import *  # noqa: F401,F403
-from .plays import *  # noqa: F401,F403
-from .notation import *  # noqa: F401,F403
-from .turn import *  # noqa: F401,F403
+from .actions import *
+from .board import *
+from .dice import *
+from .errors import *
+from .game import *
+from .match import *
+from .match_id import *
+from .notation import *
+from .plays import *
+from .position_id import *
+from .turn import *
+from .variants import *

@@ -14,25 +14,25 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
-from collections.abc import Iterator
 from typing import Generic, TypeAlias, TypeVar
 
 from .errors import InvalidPositionError
 
 __all__ = [
-    "Point",
     "BAR",
-    "OFF",
     "CHECKERS",
-    "Side",
-    "PerSide",
-    "Layout",
-    "STANDARD_LAYOUT",
     "NACKGAMMON_LAYOUT",
+    "OFF",
     "RACE_LAYOUT",
+    "STANDARD_LAYOUT",
+    "Layout",
+    "PerSide",
+    "Point",
     "Position",
+    "Side",
 ]
 
 Point: TypeAlias = int
@@ -91,7 +91,13 @@ class PerSide(Generic[T]):
     white: T
 
     def __getitem__(self, side: Side) -> T:
-        return self.black if side is Side.BLACK else self.white
+        # Strict on purpose: Django templates try item lookup first (``names.black`` becomes
+        # ``names["black"]``), and a lenient lookup would quietly answer with White's value.
+        if side is Side.BLACK:
+            return self.black
+        if side is Side.WHITE:
+            return self.white
+        raise KeyError(side)
 
     def replace(self, side: Side, value: T) -> PerSide[T]:
         return PerSide(value, self.white) if side is Side.BLACK else PerSide(self.black, value)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 __all__ = [
     "EngineError",
-    "InvalidPositionError",
+    "IllegalActionError",
+    "IllegalPlayError",
     "InvalidIdError",
     "InvalidNotationError",
-    "IllegalPlayError",
-    "IllegalActionError",
+    "InvalidPositionError",
 ]
 
 

@@ -16,7 +16,7 @@ import binascii
 from .board import CHECKERS, STANDARD_LAYOUT, Layout
 from .errors import InvalidIdError
 
-__all__ = ["encode_position_id", "decode_position_id"]
+__all__ = ["decode_position_id", "encode_position_id"]
 
 
 def encode_position_id(first: Layout, second: Layout) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .board import NACKGAMMON_LAYOUT, RACE_LAYOUT, STANDARD_LAYOUT, Layout
 from .errors import EngineError
 
-__all__ = ["Variant", "VARIANTS", "find_variant", "MAX_MATCH_LENGTH"]
+__all__ = ["MAX_MATCH_LENGTH", "VARIANTS", "Variant", "find_variant"]
 
 MAX_MATCH_LENGTH = 25
 

@@ -77,10 +77,10 @@ class _Log:
     ) -> None:
         notation = ""
         try:
-            if action.kind is ActionKind.PLAY:
-                assert self.state.dice is not None, "a play needs dice: the engine says MOVE has them"
-                notation = format_play(find_play(self.state.position, self.state.dice, action.moves))
+            # The engine judges the action first: a play outside the MOVE phase has no dice to name.
             new_state = apply_action(self.state, action, by=side)
+            if action.kind is ActionKind.PLAY and self.state.dice is not None:
+                notation = format_play(find_play(self.state.position, self.state.dice, action.moves))
         except EngineError as refusal:
             raise ActionRejected(str(refusal)) from None
         self.rows.append(
@@ -185,7 +185,10 @@ def result_text(game: Game, state: MatchState) -> str:
         return f"{names[winner]} won the match {state.score[winner]}-{state.score[winner.other]}"
     if last is None:
         return f"{names[winner]} won"
-    how = _WIN_WORDS.get(last.kind, "won").format(loser=loser_name)
+    kind = last.kind
+    if kind in (WinKind.GAMMON, WinKind.BACKGAMMON) and not state.rules.variant.counts_gammons:
+        kind = WinKind.SINGLE  # BX, BN, BR, BA: a win is a win, whatever the loser has left
+    how = _WIN_WORDS.get(kind, "won").format(loser=loser_name)
     plural = "" if last.points == 1 else "s"
     return f"{names[winner]} {how} ({last.points} point{plural})"
 
