@@ -12,6 +12,7 @@ from .errors import *
 from .game import *
 from .match import *
 from .match_id import *
+from .matfile import *
 from .notation import *
 from .plays import *
 from .position_id import *
