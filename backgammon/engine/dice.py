@@ -20,9 +20,9 @@ the block's entries; if a digest ever held fewer than 16 accepted bytes (odds ab
 block's stream continues with counter 1, 2, ... Outcome ``o`` is the dice ``(o // 6 + 1,
 o % 6 + 1)``.
 
->>> from datetime import datetime, timezone
+>>> from datetime import UTC, datetime
 >>> key = b"an example key, never a real one"
->>> instant = datetime(2024, 5, 1, 12, 34, 56, 789000, tzinfo=timezone.utc)
+>>> instant = datetime(2024, 5, 1, 12, 34, 56, 789000, tzinfo=UTC)
 >>> hour, millisecond = table_entry(instant)
 >>> roll_at(key, instant) == outcome_to_dice(hour_table(key, hour)[millisecond])
 True
@@ -73,7 +73,7 @@ def outcome_to_dice(outcome: int) -> tuple[int, int]:
 def table_entry(instant: datetime) -> tuple[int, int]:
     """(hour since the epoch, millisecond within that hour) of a timezone-aware instant.
 
-    >>> table_entry(datetime(1970, 1, 1, 1, 0, 0, 1999, tzinfo=timezone.utc))
+    >>> table_entry(datetime(1970, 1, 1, 1, 0, 0, 1999, tzinfo=UTC))
     (1, 1)
     """
     if instant.tzinfo is None or instant.utcoffset() is None:
