@@ -33,7 +33,7 @@ import re
 import sys
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -180,10 +180,10 @@ def reference(board: Board, dice: tuple[int, int], hint: TextHint) -> Reference:
     if any(cut) or short or bear_off_reachable(board, dice):
         texts = hint.moves(position_id, dice, len(entries))
         for text in texts:
-            pairs = [tuple(pair) for pair in gnubg.parsemove(text)]
-            after = apply_moves(board, pairs)  # type: ignore[arg-type]
+            pairs = [(int(source), int(target)) for source, target in gnubg.parsemove(text)]
+            after = apply_moves(board, pairs)
             results[gnubg.positionid(after)] = (after, text)
-            dice_used = max(dice_used, text_dice(pairs, dice))  # type: ignore[arg-type]
+            dice_used = max(dice_used, text_dice(pairs, dice))
         for move, is_cut in zip(entries, cut):
             if not is_cut and gnubg.positionid(apply_moves(board, tuple_pairs(move))) not in results:
                 raise AssertionError(f"{position_id} {dice}: findbestmoves {move} not in hint {texts}")
@@ -267,7 +267,7 @@ class Case:
 
     @property
     def position_id(self) -> str:
-        return gnubg.positionid(self.board)
+        return str(gnubg.positionid(self.board))
 
     @property
     def dice_text(self) -> str:
@@ -392,7 +392,7 @@ def prime_position(rng: random.Random) -> Board:
 
 def constructed(collector: Collector, rng: random.Random) -> None:
     """Every roll of constructed positions for the phases games rarely reach."""
-    sources: list[tuple[str | None, int, object]] = [
+    sources: list[tuple[str | None, int, Callable[[], Board]]] = [
         (None, 12, lambda: bar_position(rng, 0)),
         (None, 12, lambda: bar_position(rng, 1)),
         (None, 12, lambda: bar_position(rng, 2)),
@@ -408,7 +408,7 @@ def constructed(collector: Collector, rng: random.Random) -> None:
     ]
     for label, count, make in sources:
         for _ in range(count):
-            board = make()  # type: ignore[operator]
+            board = make()
             for dice in ROLLS:
                 collector.add(board, dice, label or phase(board))
 
