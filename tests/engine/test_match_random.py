@@ -12,6 +12,7 @@ from random_play import random_record
 from backgammon.engine import (
     MatchRules,
     Phase,
+    Side,
     WinKind,
     decode_match_id,
     find_variant,
@@ -55,6 +56,10 @@ def test_random_matches_replay_score_and_end_by_the_rules(
         )
         if after.crawford:
             assert not after.can_double()
+        if after.game_number == before.game_number and after.phase is not Phase.OPENING_ROLL:
+            # Race variants: a checker once entered (or hit) never waits on the bar again.
+            for side in Side:
+                assert after.position_for(side).mine_waiting <= before.position_for(side).mine_waiting
     result = final.last_game_result
     assert result is not None
     if rules.match_length:
