@@ -33,11 +33,10 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime, timedelta
 
-from .errors import EngineError
+from .errors import DiceTableError
 
 __all__ = [
     "ROLLS_PER_HOUR",
-    "InvalidDiceKeyError",
     "hour_table",
     "outcome_to_dice",
     "roll_at",
@@ -55,10 +54,6 @@ _OUTCOMES = bytes(byte % 36 for byte in range(_ACCEPT_BELOW)) + bytes(256 - _ACC
 _REJECTED = bytes(range(_ACCEPT_BELOW, 256))
 
 
-class InvalidDiceKeyError(EngineError):
-    """A dice key or instant the table cannot be computed from."""
-
-
 def outcome_to_dice(outcome: int) -> tuple[int, int]:
     """The dice of a table entry 0..35.
 
@@ -66,7 +61,7 @@ def outcome_to_dice(outcome: int) -> tuple[int, int]:
     ((1, 1), (2, 2), (6, 6))
     """
     if not 0 <= outcome < 36:
-        raise InvalidDiceKeyError(f"{outcome} is not a dice outcome (0 to 35)")
+        raise DiceTableError(f"{outcome} is not a dice outcome (0 to 35)")
     return outcome // 6 + 1, outcome % 6 + 1
 
 
@@ -77,7 +72,7 @@ def table_entry(instant: datetime) -> tuple[int, int]:
     (1, 1)
     """
     if instant.tzinfo is None or instant.utcoffset() is None:
-        raise InvalidDiceKeyError("a roll needs a timezone-aware instant, not a naive datetime")
+        raise DiceTableError("a roll needs a timezone-aware instant, not a naive datetime")
     elapsed = instant - _EPOCH
     hour, rest = divmod(elapsed, _HOUR)
     return hour, rest // _MILLISECOND
@@ -98,7 +93,7 @@ def hour_table(key: bytes, hour: int) -> bytes:
 
 def _hasher(key: bytes) -> hashlib.blake2b:
     if not isinstance(key, bytes) or len(key) < 16:
-        raise InvalidDiceKeyError("the dice key must be at least 16 bytes")
+        raise DiceTableError("the dice key must be at least 16 bytes")
     if len(key) > 64:
         # BLAKE2b takes keys of up to 64 bytes; a longer secret is condensed, not truncated.
         key = hashlib.blake2b(key, person=b"dice-key").digest()

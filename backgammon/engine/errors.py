@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 __all__ = [
+    "DiceTableError",
     "EngineError",
     "IllegalActionError",
     "IllegalPlayError",
     "InvalidIdError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "InvalidRulesError",
 ]
 
 
@@ -34,3 +36,11 @@ class IllegalPlayError(EngineError):
 
 class IllegalActionError(EngineError):
     """A game action (roll, double, take, resign, ...) that is not allowed now."""
+
+
+class InvalidRulesError(EngineError):
+    """Match rules that cannot be played, e.g. a 30-point match or beavers outside money play."""
+
+
+class DiceTableError(EngineError):
+    """A dice key, instant or outcome the keyed dice table cannot use (a naive datetime, a short key)."""

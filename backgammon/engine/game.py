@@ -14,19 +14,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .board import BAR, CHECKERS, Position, Side
-from .errors import EngineError
+from .errors import InvalidRulesError
 from .variants import MAX_MATCH_LENGTH, Variant
 
-__all__ = ["MAX_CUBE", "GameResult", "InvalidRulesError", "MatchRules", "WinKind", "bear_off_win"]
+__all__ = ["MAX_CUBE", "GameResult", "MatchRules", "WinKind", "bear_off_win"]
 
 MAX_CUBE = 4096
 """The highest cube value, as in GNU Backgammon."""
 
 _MAX_AUTOMATIC_DOUBLES = 6
-
-
-class InvalidRulesError(EngineError):
-    """Match rules that cannot be played, e.g. a 30-point match or beavers outside money play."""
 
 
 class WinKind(StrEnum):
@@ -54,7 +50,7 @@ class MatchRules:
     >>> MatchRules(find_variant("BX"), 0, beavers=True)
     Traceback (most recent call last):
     ...
-    backgammon.engine.game.InvalidRulesError: the Jacoby rule, beavers and automatic doubles belong to money play
+    backgammon.engine.errors.InvalidRulesError: the Jacoby rule, beavers and automatic doubles belong to money play
     """
 
     variant: Variant
