@@ -47,6 +47,10 @@ SECRET_KEY = _secret("SECRET_KEY", _DEV_SECRET_KEY)
 # Bytes for backgammon.engine.dice.roll_at: every app server derives the same hourly dice
 # tables from this key, so it must be identical on all of them and kept secret.
 DICE_KEY: bytes = key_bytes(_secret("DICE_KEY", _DEV_DICE_KEY))
+if len(DICE_KEY) < 16:
+    # A short key could be found by trying them all, and then every roll could be predicted;
+    # the dice refuse such a key, so refuse it here, at start-up, rather than at the first roll.
+    raise ImproperlyConfigured("DICE_KEY must be at least 16 bytes (32 hex digits or 16 characters).")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")

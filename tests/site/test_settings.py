@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from gamesite.env import email_settings_from_url, env_bool, env_int, env_list, key_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
+KEY_HEX = "00ff" * 8  # 16 bytes, the shortest dice key accepted
 
 
 def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
@@ -41,7 +42,7 @@ def test_development_needs_nothing_but_debug() -> None:
 
 @pytest.mark.parametrize("missing", ["SECRET_KEY", "DICE_KEY", "EMAIL_URL"])
 def test_production_refuses_to_start_without_its_secrets(missing: str) -> None:
-    env = {"SECRET_KEY": "s" * 50, "DICE_KEY": "00ff", "EMAIL_URL": "console:"}
+    env = {"SECRET_KEY": "s" * 50, "DICE_KEY": KEY_HEX, "EMAIL_URL": "console:"}
     del env[missing]
 
     result = load_settings(**env)
@@ -53,13 +54,20 @@ def test_production_refuses_to_start_without_its_secrets(missing: str) -> None:
 
 def test_production_is_secure_by_default() -> None:
     result = load_settings(
-        SECRET_KEY="s" * 50, DICE_KEY="00ff", EMAIL_URL="console:", REDIS_URL="redis://127.0.0.1:6379/0"
+        SECRET_KEY="s" * 50, DICE_KEY=KEY_HEX, EMAIL_URL="console:", REDIS_URL="redis://127.0.0.1:6379/0"
     )
 
     assert result.returncode == 0, result.stderr
     debug, dice_key, ssl_redirect, _email, cache, *_hosts = result.stdout.split(" ", 5)
-    assert (debug, dice_key, ssl_redirect) == ("False", "00ff", "True")
+    assert (debug, dice_key, ssl_redirect) == ("False", KEY_HEX, "True")
     assert cache == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_production_refuses_a_dice_key_shorter_than_16_bytes() -> None:
+    result = load_settings(SECRET_KEY="s" * 50, DICE_KEY="00ff" * 7, EMAIL_URL="console:")
+
+    assert result.returncode != 0
+    assert "DICE_KEY must be at least 16 bytes" in result.stderr
 
 
 def test_a_misspelt_boolean_stops_the_start() -> None:
