@@ -9,12 +9,14 @@ It writes
     tests/engine/data/gnubg_moves.txt.gz   POSITION_ID DICE<TAB>gnubg move text per result, same order
     bench/cases_engine.txt                 5,000 lines POSITION_ID DICE, drawn with a fixed seed
 
-Cases come from games gnubg plays against itself (each side picks gnubg's best play or a random legal
-one) plus constructed positions for the rare phases: checkers on the bar against 0 to 6 closed
-points, bear-off with a checker on the bar after a hit, bear-off with and without contact, and
-checkers stuck behind primes. A category is the phase, with a suffix when the roll cannot be played
-in full: ``/nomove``, ``/onedie`` (only one die can be played), ``/higherdie`` (either die alone, not
-both: the higher must be played) and ``/partdouble`` (fewer than four moves of a double).
+Cases come from games gnubg plays against itself from the standard and the Nackgammon layouts (each
+side picks gnubg's best play or a random legal one, and a second random roll is recorded beside the
+one played) plus every roll of constructed positions for the rare phases: checkers on the bar against
+0 to 6 closed points, bear-off with a checker on the bar after a hit, bear-off with and without
+contact, and checkers stuck behind primes. A category is the phase, with a suffix when the roll
+cannot be played in full: ``/nomove``, ``/onedie`` (only one die can be played), ``/higherdie``
+(either die alone but not both: the higher must be played) and ``/partdouble`` (fewer than four
+moves of a double). Cases are unique per (position, roll); the run is deterministic (fixed seed).
 
 The expected results come from gnubg's ``findbestmoves`` (one entry per distinct resulting
 position). Its move tuples are applied to the board by ``apply_moves`` below, written independently of
@@ -51,8 +53,9 @@ BENCH_FILE = ROOT / "bench/cases_engine.txt"
 SEED = 20261122
 BENCH_CASES = 5000
 ROLLS = [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
-STANDARD: Side = tuple(
-    {24: 2, 13: 5, 8: 3, 6: 5}.get(index + 1, 0) for index in range(25))
+STANDARD: Side = tuple({24: 2, 13: 5, 8: 3, 6: 5}.get(index + 1, 0) for index in range(25))
+NACKGAMMON: Side = tuple(
+    {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}.get(index + 1, 0) for index in range(25))
 EVAL = gnubg.evalcontext(0, 0, 0, 1, 0)
 CUBE = gnubg.cubeinfo()
 BAR_INDEX = 24
@@ -302,11 +305,12 @@ def roll(rng: random.Random, opening: bool = False) -> tuple[int, int]:
             return (max(dice), min(dice))
 
 
-def self_play(collector: Collector, rng: random.Random, games: int, extra_rolls: int) -> None:
+def self_play(collector: Collector, rng: random.Random, games: int, extra_rolls: int,
+              start: Side = STANDARD) -> None:
     """Games gnubg plays with itself; each side picks the best play, a random one, or a mix."""
     for _ in range(games):
         chance = [rng.choice([0.0, 0.3, 1.0]) for _ in range(2)]  # chance of a random play
-        board: Board = (STANDARD, STANDARD)
+        board: Board = (start, start)
         for ply in range(500):
             label = phase(board, ply)
             dice = roll(rng, opening=ply == 0)
@@ -473,7 +477,8 @@ def main() -> int:
     collector = Collector(hint)
     for dice in ROLLS:
         collector.add((STANDARD, STANDARD), dice, "opening")
-    self_play(collector, rng, games=int(os.environ.get("GAMES", "70")), extra_rolls=1)
+    self_play(collector, rng, games=int(os.environ.get("GAMES", "62")), extra_rolls=1)
+    self_play(collector, rng, games=8, extra_rolls=1, start=NACKGAMMON)
     constructed(collector, rng)
     fill_rolls(collector, rng)
     write(collector, rng)
