@@ -4,7 +4,7 @@ Three timings, each the best of three runs:
 
 1. gnubg's ``findbestmoves`` in-process at 0-ply, the loop only (boards decoded beforehand);
 2. ``python -m backgammon.engine plays --batch`` as a subprocess fed the 5,000 lines: wall clock,
-   start-up included, and the child's peak resident memory (``os.wait4``);
+   start-up included, and its peak resident memory (through a bare launcher: see ``_peak_kb``);
 3. ``legal_plays`` in-process over the same cases (Positions decoded beforehand).
 
 Targets: batch time at most 5 times gnubg's, batch peak memory under 100 MB. It reports and exits 0
@@ -74,11 +74,9 @@ def time_gnubg(cases: list[Case]) -> tuple[float, list[int]]:
 def time_batch(cases: list[Case]) -> tuple[float, float, list[int]]:
     """Seconds and peak MB of the batch command over every case, and its count of results."""
     stdin = "".join(f"{position_id} {dice[0]}{dice[1]}\n" for position_id, dice in cases).encode()
-    peak_kb = 0
     counts: list[int] = []
 
     def run() -> float:
-        nonlocal peak_kb
         start = time.perf_counter()
         child = subprocess.Popen(
             [sys.executable, "-m", "backgammon.engine", "plays", "--batch"], cwd=ROOT,
@@ -89,18 +87,38 @@ def time_batch(cases: list[Case]) -> tuple[float, float, list[int]]:
         writer.start()
         out = child.stdout.read()
         writer.join()
-        # wait4 reaps this child with its own rusage (RUSAGE_CHILDREN would mix every child).
-        _, status, usage = os.wait4(child.pid, 0)
+        child.wait()
         elapsed = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        peak_kb = max(peak_kb, usage.ru_maxrss)
         if child.returncode:
             sys.exit(f"the batch command failed with status {child.returncode}")
         counts[:] = [len(line.split()) for line in out.decode().splitlines()]
         return elapsed
 
     seconds = best_of(RUNS, run)
+    peak_kb = _peak_kb(stdin)
     return seconds, peak_kb / 1024, counts
+
+
+# Linux charges a child the memory its parent had when it forked (ru_maxrss survives exec), and
+# this process holds gnubg's networks: so a bare launcher (``-S``, a few MB) forks the batch
+# command and reports the peak it alone reached.
+_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, "-m", "backgammon.engine", "plays", "--batch"])
+_, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss, os.waitstatus_to_exitcode(status), file=sys.stderr)
+"""
+
+
+def _peak_kb(stdin: bytes) -> int:
+    done = subprocess.run([sys.executable, "-S", "-c", _LAUNCHER], cwd=ROOT, input=stdin,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
+    peak_kb, status = (int(word) for word in done.stderr.split()[-2:])
+    if status:
+        sys.exit(f"the batch command failed with status {status}")
+    return peak_kb
 
 
 def _feed(pipe: IO[bytes], data: bytes) -> None:

@@ -26,20 +26,20 @@ from __future__ import annotations
 import sys
 from binascii import Error as Base64Error
 from binascii import a2b_base64, b2a_base64
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from operator import mul
 
-from .board import Position
 from .errors import EngineError, InvalidIdError
-from .plays import Board, search
+from .movegen import BAR_SHIFT, Board, search
 
+TYPE_CHECKING = False  # the batch path imports neither typing nor dataclasses: start-up is timed
 if TYPE_CHECKING:
     from argparse import ArgumentParser
+    from collections.abc import Iterable, Sequence
+    from typing import TextIO
 
 __all__ = ["main", "result_ids", "run_batch", "run_single"]
 
 USAGE_ERROR = 2
-_ONES = ["1" * count + "0" for count in range(16)]
 _DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 _RACE_VARIANTS = {"BR", "BS"}
 
@@ -53,16 +53,31 @@ def _decode(position_id: str) -> tuple[Board, list[int], list[int]]:
         raw = a2b_base64(position_id + "==", strict_mode=True) if len(position_id) == 14 else b""
     except Base64Error:
         raw = b""
-    bits = format(int.from_bytes(raw, "little"), "080b")[::-1].split("0") if raw else []
-    theirs = [len(run) for run in bits[:25]]
-    mine = [len(run) for run in bits[25:50]]
-    opp = [0] * 26
-    opp[1:25] = theirs[23::-1]
-    if len(bits) <= 50 or sum(mine) > 15 or sum(theirs) > 15 or any(
-            mine[point - 1] and opp[point] for point in range(1, 25)):
+    runs = format(int.from_bytes(raw, "little"), "080b")[::-1].split("0") if raw else []
+    theirs = list(map(len, runs[:25]))
+    mine = list(map(len, runs[25:50]))
+    opp = [0, *theirs[23::-1], 0]
+    off = 15 - sum(mine)
+    # Each side's checkers must fit in 15, and no point may hold checkers of both sides.
+    if len(runs) <= 50 or off < 0 or sum(theirs) > 15 or any(map(mul, mine[:24], opp[1:25])):
+        from .board import Position
+
         Position.from_id(position_id)  # raises the precise error
         raise InvalidIdError(f"{position_id!r} is not a valid Position ID")
-    return (15 - sum(mine), *mine), opp, theirs
+    return int.from_bytes(bytes((off, *mine)), "little"), opp, theirs
+
+
+class _ReversedBits(dict[int, str]):
+    """The ID bits of six points packed a byte each, most significant first; computed once."""
+
+    def __missing__(self, run: int) -> str:
+        text = self[run] = "".join([_REVERSED_ONES[count] for count in run.to_bytes(6, "big")])
+        return text
+
+
+_REVERSED_ONES = ["0" + "1" * count for count in range(16)]
+_RUNS = _ReversedBits()
+_SIX_POINTS = (1 << 48) - 1
 
 
 def result_ids(board: Board, opp: list[int], theirs: list[int], waiting: int,
@@ -71,14 +86,20 @@ def result_ids(board: Board, opp: list[int], theirs: list[int], waiting: int,
     found = search(board, opp, waiting, dice)
     halves: dict[int, str] = {}
     ids = []
-    ones = _ONES
-    for state in found:
-        mover, hits, _ = state
+    runs = _RUNS
+    six = _SIX_POINTS
+    ones = _REVERSED_ONES
+    encode = b2a_base64
+    for mover, hits, _ in found:
         half = halves.get(hits)
         if half is None:
             half = halves[hits] = _their_half(theirs, hits)
-        bits = "".join([ones[count] for count in mover[1:]]) + half
-        ids.append(b2a_base64(int(bits[::-1], 2).to_bytes(10, "little"))[:14].decode())
+        # The ID is the mover's 25 places then the opponent's, least significant bit first:
+        # written most significant first, that is the opponent's half, then the mover's bar and
+        # points from 24 down, in runs of six points whose bits are cached.
+        bits = "".join((half, ones[mover >> 200], runs[mover >> 152 & six],
+                        runs[mover >> 104 & six], runs[mover >> 56 & six], runs[mover >> 8 & six]))
+        ids.append(encode(int(bits, 2).to_bytes(10, "little"))[:14].decode())
     return ids
 
 
@@ -89,7 +110,7 @@ def _their_half(theirs: list[int], hits: int) -> str:
         if hits >> point & 1:
             layout[24 - point] = 0
             layout[24] += 1
-    return "".join([_ONES[count] for count in layout])
+    return "".join([_REVERSED_ONES[count] for count in reversed(layout)])
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -113,7 +134,7 @@ def run_batch(lines: Iterable[str], out: TextIO, race: bool) -> int:
             if case is None:
                 case = decoded[fields[0]] = _decode(fields[0])
             board, opp, theirs = case
-            ids = result_ids(board, opp, theirs, board[25] if race else 0, _dice(fields[1]))
+            ids = result_ids(board, opp, theirs, board >> BAR_SHIFT if race else 0, _dice(fields[1]))
             ids.sort()
             answers.append(" ".join(ids))
     except EngineError as error:
@@ -127,6 +148,7 @@ def run_batch(lines: Iterable[str], out: TextIO, race: bool) -> int:
 
 def run_single(position_id: str, dice_text: str, out: TextIO, race: bool) -> int:
     """Print each legal play as NOTATION<TAB>RESULT_ID."""
+    from .board import Position
     from .notation import format_play
     from .plays import legal_plays
 
@@ -164,14 +186,21 @@ def _parser() -> ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (2 for bad input, with a message on stderr)."""
+def _is_race(code: str) -> bool:
+    """Whether the variant starts every checker on the bar; an EngineError for an unknown code."""
+    if code == "BX":
+        return False  # the default: no need to load the variant registry (start-up is timed)
     from .variants import find_variant
 
+    return find_variant(code).code in _RACE_VARIANTS
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (2 for bad input, with a message on stderr)."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        race = find_variant(args.variant).code in _RACE_VARIANTS
+        race = _is_race(args.variant)
         if args.batch:
             if args.position_id is not None:
                 parser.error("--batch reads its cases from standard input: give no POSITION_ID")

@@ -1,11 +1,7 @@
 """Legal plays: every way to play a roll, one per distinct resulting position.
 
-The generator works on plain integer lists in the mover's numbering: ``board[p]`` is the number of
-my checkers on point ``p`` (1..24), ``board[25]`` my bar and ``board[0]`` my borne-off checkers;
-``opp[p]`` is the number of the opponent's checkers on my point ``p``. A play's identity is its
-*state*: my board, the set of opponent blots it hit (a bit mask over my points) and how many of my
-bar checkers still wait from the start (race variants). Two plays reaching the same state reach the
-same position, so the search keeps one per state at every depth.
+The search itself runs on packed integer boards in ``movegen``; this module turns its states into
+value objects and explains, in a player's words, why a play is refused.
 
 >>> start = Position.initial()
 >>> len(legal_plays(start, (3, 1)))
@@ -21,15 +17,9 @@ from dataclasses import dataclass
 
 from .board import CHECKERS, Position
 from .errors import IllegalPlayError
+from .movegen import Board, RawMove, State, pack, search, steps, unpack
 
 __all__ = ["Move", "Play", "check_dice", "find_play", "legal_plays"]
-
-Board = tuple[int, ...]
-"""26 counts: index 0 borne off, 1..24 the points, 25 the bar (the mover's numbering)."""
-RawMove = tuple[int, int, bool]
-State = tuple[Board, int, int]
-"""(board, mask of the points where an opponent blot was hit, checkers still waiting on the bar)."""
-Found = dict[State, tuple[RawMove, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,89 +50,14 @@ def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
 
 
 def to_board(position: Position) -> tuple[Board, list[int]]:
-    """The mover's board and the opponent's counts per point of the mover's numbering."""
+    """The mover's packed board and the opponent's counts per point of the mover's numbering."""
     mine = position.mine
-    board = (CHECKERS - sum(mine),) + mine
+    board = pack((CHECKERS - sum(mine),) + mine)
     theirs = position.theirs
     opp = [0] * 26
     for point in range(1, 25):
         opp[point] = theirs[24 - point]
     return board, opp
-
-
-def steps(board: Board, opp: list[int], hits: int, waiting: int, die: int,
-          top: int = 25) -> list[tuple[State, RawMove]]:
-    """Every single-checker move of ``die`` from an origin not above ``top``, with its new state."""
-    found: list[tuple[State, RawMove]] = []
-    bar = board[25]
-    if bar > waiting:
-        # A hit checker is on the bar: it must enter before anything else moves.
-        origins: Sequence[int] = (25,) if top == 25 else ()
-    else:
-        origins = range(top if top < 25 or bar else 24, 0, -1)
-    home = None
-    for origin in origins:
-        if not board[origin]:
-            continue
-        dest = origin - die
-        hit = False
-        if dest >= 1:
-            there = opp[dest]
-            if there:
-                if there > 1:
-                    continue
-                hit = not hits >> dest & 1
-        else:
-            if home is None:
-                home = not any(board[7:])
-            # Bearing off needs every checker home, and a die larger than the point only bears
-            # off from the highest occupied point.
-            if not home or (dest < 0 and any(board[origin + 1:7])):
-                continue
-            dest = 0
-        new = list(board)
-        new[origin] -= 1
-        new[dest] += 1
-        left = waiting - 1 if origin == 25 and bar == waiting else waiting
-        found.append(((tuple(new), hits | (1 << dest) if hit else hits, left), (origin, dest, hit)))
-    return found
-
-
-def search(board: Board, opp: list[int], waiting: int, dice: tuple[int, int]) -> Found:
-    """Every legal play as state -> one move sequence reaching it; ``{start: ()}`` for no move."""
-    high, low = max(dice), min(dice)
-    start: State = (board, 0, waiting)
-    if high == low:
-        return _search_doubles(start, opp, high)
-    full: Found = {}
-    singles: dict[int, Found] = {high: {}, low: {}}
-    for first, second in ((high, low), (low, high)):
-        for state, move in steps(board, opp, 0, waiting, first):
-            nexts = steps(state[0], opp, state[1], state[2], second)
-            if not nexts:
-                singles[first].setdefault(state, (move,))
-            for state2, move2 in nexts:
-                full.setdefault(state2, (move, move2))
-    # Both dice when possible; otherwise the higher one when it can be played, else the lower.
-    return full or singles[high] or singles[low] or {start: ()}
-
-
-def _search_doubles(start: State, opp: list[int], die: int) -> Found:
-    # The moves of a double can always be reordered so origins never rise (a move only ever helps
-    # moves from lower points), so each level only extends from origins at or below the last one,
-    # remembering for each state the highest such bound any path to it allows.
-    level: dict[State, tuple[int, tuple[RawMove, ...]]] = {start: (25, ())}
-    for _ in range(4):
-        deeper: dict[State, tuple[int, tuple[RawMove, ...]]] = {}
-        for (board, hits, waiting), (top, moves) in level.items():
-            for state, move in steps(board, opp, hits, waiting, die, top):
-                seen = deeper.get(state)
-                if seen is None or seen[0] < move[0]:
-                    deeper[state] = (move[0], seen[1] if seen else moves + (move,))
-        if not deeper:
-            break
-        level = deeper
-    return {state: moves for state, (_, moves) in level.items()}
 
 
 def to_position(position: Position, state: State) -> Position:
@@ -154,7 +69,7 @@ def to_position(position: Position, state: State) -> Position:
             if hits >> point & 1:
                 theirs[24 - point] = 0
                 theirs[24] += 1
-    return Position(board[1:], tuple(theirs), waiting, position.theirs_waiting)
+    return Position(tuple(unpack(board)[1:]), tuple(theirs), waiting, position.theirs_waiting)
 
 
 def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
@@ -220,7 +135,7 @@ def _net(position: Position, moves: Sequence[tuple[int, int]]) -> State:
     does not matter.
     """
     board, opp = to_board(position)
-    counts = list(board)
+    counts = unpack(board)
     hits = 0
     for origin, dest in moves:
         if not (isinstance(origin, int) and isinstance(dest, int) and 1 <= origin <= 25
@@ -238,9 +153,10 @@ def _net(position: Position, moves: Sequence[tuple[int, int]]) -> State:
         if counts[origin] < 0:
             raise IllegalPlayError(f"you have no checker on {_name(origin)} to move")
     waiting = position.mine_waiting
-    entered = board[25] - counts[25]
-    waiting -= max(0, entered - (board[25] - waiting))
-    return tuple(counts), hits, waiting
+    on_bar = position.mine[24]
+    entered = on_bar - counts[25]
+    waiting -= max(0, entered - (on_bar - waiting))
+    return pack(counts), hits, waiting
 
 
 def _partial_states(position: Position, dice: tuple[int, int]) -> dict[Board, int]:

@@ -21,7 +21,8 @@ from functools import lru_cache
 
 from .board import Position
 from .errors import IllegalPlayError
-from .plays import Move, Play, State, check_dice, search, steps, to_board, to_position
+from .movegen import State, search, steps, unpack
+from .plays import Move, Play, check_dice, to_board, to_position
 
 __all__ = ["Turn", "notation_of"]
 
@@ -193,7 +194,7 @@ class Turn:
 
     def _refusal(self, origin: int, destination: int | None = None) -> str:
         state, remaining = self._walk()
-        board = state[0]
+        board = unpack(state[0])
         if not remaining:
             return "you have used all your dice: submit the move or undo"
         if not 1 <= origin <= 25 or not board[origin]:
