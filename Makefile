@@ -11,7 +11,8 @@ DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/gamesite
 $(STAMPS)/venv: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	# compat mode: a plain path entry, not an import hook that every start-up would load
+	$(BIN)/pip install --quiet -e '.[test]' --config-settings editable_mode=compat
 	@mkdir -p $(STAMPS) && touch $@
 
 venv: $(STAMPS)/venv
