@@ -102,3 +102,15 @@ def test_help_documents_the_command() -> None:
     assert done.returncode == 0
     for words in ("--batch", "--variant", "RESULT_ID", "exit status 2"):
         assert words in done.stdout
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    # As with `... | head`: the reader has gone by the time the command writes its answers.
+    child = subprocess.Popen(
+        [sys.executable, "-m", "backgammon.engine", "plays", "--batch"], cwd=ROOT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None
+    child.stdout.close()
+    _, errors = child.communicate(f"{START} 31\n".encode(), timeout=60)
+    assert "Traceback" not in errors.decode()
+    assert child.returncode == 1
