@@ -322,7 +322,10 @@ def _timeout(state: MatchState, action: Action) -> MatchState:
     length = state.rules.match_length
     points = length - state.score[winner] if length else 1
     score = state.score.replace(winner, state.score[winner] + points)
-    result = GameResult(winner, WinKind.TIMEOUT, points, state.game_number)
+    return _match_over(state, score, GameResult(winner, WinKind.TIMEOUT, points, state.game_number))
+
+
+def _match_over(state: MatchState, score: PerSide[int], result: GameResult) -> MatchState:
     return replace(
         state,
         score=score,
@@ -330,7 +333,7 @@ def _timeout(state: MatchState, action: Action) -> MatchState:
         dice=None,
         resign_level=0,
         last_game_result=result,
-        match_winner=winner,
+        match_winner=result.winner,
     )
 
 
@@ -342,15 +345,7 @@ def _end_game(state: MatchState, winner: Side | None, kind: WinKind, points: int
     result = GameResult(winner, kind, points, state.game_number)
     length = state.rules.match_length
     if length == 0 or (winner is not None and score[winner] >= length):
-        return replace(
-            state,
-            score=score,
-            phase=Phase.MATCH_OVER,
-            dice=None,
-            resign_level=0,
-            last_game_result=result,
-            match_winner=winner,
-        )
+        return _match_over(state, score, result)
     crawford = (
         state.rules.variant.uses_cube
         and not state.crawford
