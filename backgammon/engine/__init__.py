@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .game import *
     from .match import *
     from .match_id import *
+    from .match_json import *
     from .matfile import *
     from .movegen import *
     from .notation import *
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 _SUBMODULES = (
     "board", "errors", "position_id", "variants", "movegen", "plays", "notation", "turn",
-    "actions", "game", "match", "match_id", "matfile", "dice",
+    "actions", "game", "match", "match_id", "match_json", "matfile", "dice",
 )
 
 

@@ -11,6 +11,7 @@ __all__ = [
     "InvalidNotationError",
     "InvalidPositionError",
     "InvalidRulesError",
+    "InvalidStateError",
 ]
 
 
@@ -44,3 +45,7 @@ class InvalidRulesError(EngineError):
 
 class DiceTableError(EngineError):
     """A dice key, instant or outcome the keyed dice table cannot use (a naive datetime, a short key)."""
+
+
+class InvalidStateError(EngineError):
+    """A stored match state (``match_json``) that is malformed or written for other rules."""
