@@ -3,6 +3,10 @@
 The turn a player is building lives in the page's URL (``?steps=13-8,8-5&swap=1``) so that
 click-to-move works as plain links: the page replays those steps with the engine's ``Turn``, and
 each movable checker links to the same page with one more step.
+
+Nothing here replays the game's log: the current state is the game's stored snapshot, and each
+logged row carries what the moves list needs from the states around it (services.log_facts), so
+a page costs the same at action 10 as at action 1,000.
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ from backgammon.board_svg import (
     changed_points,
     layout_board,
 )
-from backgammon.engine import BAR, OFF, EngineError, PerSide, Side
-from backgammon.engine import match as engine_match
+from backgammon.engine import BAR, OFF, EngineError, PerSide, Position, Side
 from backgammon.engine.actions import Action, ActionKind
-from backgammon.engine.match import MatchState, Phase, apply_action
+from backgammon.engine.game import GameResult
+from backgammon.engine.match import MatchState, Phase
+from backgammon.engine.match_json import result_from_dict
 from backgammon.engine.turn import Turn
 from backgammon.models import Game
 
@@ -99,28 +104,51 @@ def turn_from_url(state: MatchState, steps_text: str, swap: bool) -> tuple[Turn,
 
 @dataclass(frozen=True, slots=True)
 class LoggedAction:
-    """One logged action with what the replay knew: the state before it and the game it belongs to."""
+    """One logged action with the facts its row keeps from the states around it.
+
+    ``game_number`` is the game of the match it belongs to; ``dice`` the roll a play played;
+    ``cube_value`` the cube before it; ``board_id`` the Position ID a play started from (the
+    mover's side); ``result`` the result of the game it ended, if it ended one.
+    """
 
     number: int
     side: Side | None
     action: Action
     notation: str
     message: str
-    before: MatchState
-    after: MatchState
+    game_number: int
+    dice: tuple[int, int] | None
+    cube_value: int
+    board_id: str
+    result: GameResult | None
+
+    @property
+    def actor(self) -> Side | None:
+        """Who acted: the player, or for a timeout (logged by the system) the one who ran out of time."""
+        if self.side is None and self.action.kind is ActionKind.TIMEOUT and self.result is not None:
+            return None if self.result.winner is None else self.result.winner.other
+        return self.side
 
 
-def history(rules: Any, rows: Sequence[Any]) -> list[LoggedAction]:
-    """Replay the log once, keeping each action's before and after states."""
-    state = engine_match.new_match(rules)
-    logged = []
-    for row in rows:
-        action = Action.from_dict(row.data)
-        after = apply_action(state, action)
-        side = None if row.side is None else Side(row.side)
-        logged.append(LoggedAction(row.number, side, action, row.notation, row.message, state, after))
-        state = after
-    return logged
+def history(rows: Sequence[Any]) -> list[LoggedAction]:
+    """The log as the page reads it, from the rows alone (no replay)."""
+    return [_logged(row) for row in rows]
+
+
+def _logged(row: Any) -> LoggedAction:
+    dice = (int(row.dice[0]), int(row.dice[1])) if len(row.dice) == 2 else None
+    return LoggedAction(
+        number=row.number,
+        side=None if row.side is None else Side(row.side),
+        action=Action.from_dict(row.data),
+        notation=row.notation,
+        message=row.message,
+        game_number=row.game_number,
+        dice=dice,
+        cube_value=row.cube_value,
+        board_id=row.position_id,
+        result=None if row.game_result is None else result_from_dict(row.game_result),
+    )
 
 
 @dataclass
@@ -154,12 +182,12 @@ _RESIGN = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 def _entry(item: LoggedAction) -> str:
     kind = item.action.kind
     if kind is ActionKind.PLAY:
-        return f"{_dice_text(item.before.dice)}: {item.notation or 'cannot move'}"
+        return f"{_dice_text(item.dice)}: {item.notation or 'cannot move'}"
     return {
-        ActionKind.DOUBLE: f"doubles to {item.before.cube_value * 2}",
+        ActionKind.DOUBLE: f"doubles to {item.cube_value * 2}",
         ActionKind.TAKE: "takes",
         ActionKind.DROP: "passes",
-        ActionKind.BEAVER: f"beavers, cube to {item.after.cube_value}",
+        ActionKind.BEAVER: f"beavers, cube to {item.cube_value * 4}",
         ActionKind.RESIGN: f"offers to resign {_RESIGN.get(item.action.level, '')}",
         ActionKind.ACCEPT_RESIGN: "accepts the resignation",
         ActionKind.REJECT_RESIGN: "rejects the resignation",
@@ -167,11 +195,11 @@ def _entry(item: LoggedAction) -> str:
     }.get(kind, "")
 
 
-def game_records(logged: Sequence[LoggedAction], names: PerSide[str]) -> list[GameRecord]:
+def game_records(logged: Sequence[LoggedAction], names: PerSide[str], *, counts_gammons: bool) -> list[GameRecord]:
     """The moves list: one record per game, rows numbered like a .mat file, Black left, White right."""
     records: list[GameRecord] = []
     for item in logged:
-        number = item.before.game_number
+        number = item.game_number
         if not records or records[-1].number != number:
             records.append(GameRecord(number))
         record = records[-1]
@@ -181,15 +209,12 @@ def game_records(logged: Sequence[LoggedAction], names: PerSide[str]) -> list[Ga
             continue
         if item.action.kind is ActionKind.ROLL:
             continue
-        # A timeout is logged by the system; it belongs to the player who ran out of time.
-        side = item.side if item.side is not None else item.before.actor
+        side = item.actor
         if side is None:
             continue
         _place(record, side, _entry(item), item.message)
-        if item.after.game_number != number or item.after.phase is Phase.MATCH_OVER:
-            result = item.after.last_game_result
-            if result is not None:
-                record.result = result_words(result, names, counts_gammons=item.after.rules.variant.counts_gammons)
+        if item.result is not None:
+            record.result = result_words(item.result, names, counts_gammons=counts_gammons)
     return records
 
 
@@ -298,8 +323,8 @@ class GamePage:
 def _last_plays(logged: Sequence[LoggedAction], game_number: int) -> dict[Side, LoggedAction]:
     plays: dict[Side, LoggedAction] = {}
     for item in logged:
-        if item.action.kind is ActionKind.PLAY and item.before.game_number == game_number:
-            plays[item.before.turn] = item
+        if item.action.kind is ActionKind.PLAY and item.game_number == game_number and item.side is not None:
+            plays[item.side] = item
     return plays
 
 
@@ -331,15 +356,15 @@ def build_page(
     link: Any = None,
 ) -> GamePage:
     """The page for ``user`` (spectators see Black's side); ``link(steps, swap)`` makes a URL."""
-    logged = history(game.rules(), rows)
-    state = logged[-1].after if logged else game.state()
+    logged = history(rows)
+    state = game.state()
     side = game.side_of(user)
     viewer = side if side is not None else Side.BLACK
     names = PerSide(game.black.get_username(), game.white.get_username())
     can_act = side is not None and game.is_active and state.actor is side
     page = GamePage(game, state, viewer, side is not None, can_act, board=layout_board(
         state.position_for(viewer), viewer=viewer), names=names, swap=swap)
-    page.records = game_records(logged, names)
+    page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons)
     page.opening = _opening_words(logged, state, names)
     page.previous_result = _previous_result(state, names)
     turn: Turn | None = None
@@ -411,8 +436,8 @@ def _resign_levels(state: MatchState) -> tuple[tuple[int, str], ...]:
 def _opening_words(logged: Sequence[LoggedAction], state: MatchState, names: PerSide[str]) -> str:
     """Before anyone has played in this game: the opening roll, one die each, and who goes first."""
     opening = [item for item in logged if item.side is None and item.action.kind is ActionKind.ROLL
-               and item.after.game_number == state.game_number]
-    played = any(item.action.kind is not ActionKind.ROLL and item.before.game_number == state.game_number
+               and item.game_number == state.game_number]
+    played = any(item.action.kind is not ActionKind.ROLL and item.game_number == state.game_number
                  for item in logged)
     if not opening or played or state.phase is not Phase.MOVE:
         return ""
@@ -445,9 +470,11 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
     outline: frozenset[int] = frozenset()
     # The opponent's last play is outlined until the viewer has played since (spectators see Black's side).
     if last is not None and (mine is None or mine.number < last.number):
-        outline = changed_points(last.before.position_for(viewer), last.after.position_for(viewer))
-        if not their_dice and last.before.dice is not None:
-            their_dice = _dice_pairs(last.before.dice, last.before.dice * 2)
+        # No play has come since it in this game, so the board it left is the board now.
+        before = Position.from_id(last.board_id)
+        outline = changed_points(before.swapped() if last.side is not viewer else before, state.position_for(viewer))
+        if not their_dice and last.dice is not None:
+            their_dice = _dice_pairs(last.dice, last.dice * 2)
     position = turn.current if turn is not None else state.position_for(viewer)
     moves = []
     if turn is not None and link is not None:

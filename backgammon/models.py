@@ -1,13 +1,17 @@
 """The game app's data: challenges, games with their append-only action log, and staff decisions.
 
 A game's truth is its action log (``GameAction`` rows numbered 1, 2, 3...): the engine replays it.
-The ``Game`` row also keeps a snapshot of the replayed state (phase, position, dice, cube, score,
-who must act, deadline) so that lists and pages need no replay. Only the services in
-``backgammon.services`` write either, under a row lock, in one transaction.
+The ``Game`` row also keeps a snapshot of the replayed state: the whole engine state as JSON
+(``state_data``, what ``Game.state()`` reads) and its parts as columns (phase, position, dice,
+cube, score, who must act, deadline) for lists and queries, so no request replays the log. Each
+``GameAction`` row likewise keeps what the moves list needs from the states around it. Only the
+services in ``backgammon.services`` write any of it, under a row lock, in one transaction;
+``manage.py check_game_states`` replays logs to confirm the snapshots.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +28,8 @@ if TYPE_CHECKING:
     from backgammon.engine.match import MatchState
 
 __all__ = ["TIME_LIMITS", "Challenge", "Game", "GameAction", "StaffAction", "time_limit_label"]
+
+logger = logging.getLogger(__name__)
 
 VARIANT_CHOICES = [(code, f"{variant.name} ({code})") for code, variant in VARIANTS.items()]
 
@@ -155,6 +161,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     result = models.CharField(max_length=200, blank=True)
+    # The engine's whole state after action ``action_count`` (engine.match_json), so that a request
+    # loads it instead of replaying the log. Empty for a game with no action yet.
+    state_data = models.JSONField(default=dict, blank=True, help_text="engine state as JSON")
 
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
@@ -192,16 +201,55 @@ class Game(models.Model):
         )
 
     def state(self) -> MatchState:
-        """The engine's replay of the action log, computed once per instance."""
+        """The current engine state: the stored snapshot, computed once per instance.
+
+        A game without a readable snapshot (a row from before snapshots) is replayed instead, and
+        the snapshot filled in for next time.
+        """
         cached: MatchState | None = getattr(self, "_state_cache", None)
         if cached is None:
-            from backgammon.engine.actions import Action
-            from backgammon.engine.match import replay
-
-            logged = self.actions.order_by("number").values_list("data", flat=True)
-            cached = replay(self.rules(), [Action.from_dict(data) for data in logged])
+            cached = self._stored_state()
+            if cached is None:
+                cached = self.replayed_state()
+                self._fill_snapshot(cached)
             self._state_cache = cached
         return cached
+
+    def replayed_state(self) -> MatchState:
+        """The engine's replay of the log up to ``action_count``: the truth the snapshot must equal."""
+        from backgammon.engine.actions import Action
+        from backgammon.engine.match import replay
+
+        logged = (
+            self.actions.filter(number__lte=self.action_count)
+            .order_by("number")
+            .values_list("data", flat=True)
+        )
+        return replay(self.rules(), [Action.from_dict(data) for data in logged])
+
+    def _stored_state(self) -> MatchState | None:
+        from backgammon.engine.errors import InvalidStateError
+        from backgammon.engine.match_json import state_from_dict
+
+        if not self.state_data:
+            return None
+        try:
+            return state_from_dict(self.rules(), self.state_data)
+        except InvalidStateError as error:
+            # The log is the truth: a snapshot we cannot read costs a replay, not the page.
+            logger.warning("game %s: unreadable state snapshot (%s); replaying the log", self.pk, error)
+            return None
+
+    def _fill_snapshot(self, state: MatchState) -> None:
+        from backgammon.engine.match_json import state_to_dict
+
+        if not self.action_count:
+            return  # nothing to save: the state of an empty log is the new match
+        data = state_to_dict(state)
+        # Only if the game has not moved on meanwhile: a move appended since has written its own,
+        # newer snapshot, which this older one must not overwrite.
+        Game.objects.filter(pk=self.pk, action_count=self.action_count).update(state_data=data)
+        self.state_data = data
 
     def side_of(self, user: AbstractBaseUser | Any) -> Side | None:
         """The side this user plays, or None for anyone else (including anonymous users)."""
@@ -244,6 +292,15 @@ class GameAction(models.Model):
     data = models.JSONField(help_text="Action.to_dict()")
     notation = models.CharField(max_length=100, blank=True)
     message = models.CharField(max_length=500, blank=True)
+    # What the moves list needs from the states around the action, written when it is appended
+    # (services.log_facts), so that the game page reads rows instead of replaying the log.
+    game_number = models.PositiveSmallIntegerField(default=1, help_text="the game of the match it belongs to")
+    dice = models.CharField(max_length=2, blank=True, help_text="a play: the roll it played")
+    cube_value = models.PositiveIntegerField(default=1, help_text="the cube before the action")
+    position_id = models.CharField(max_length=20, blank=True, help_text="a play: the board before it, mover's side")
+    game_result = models.JSONField(
+        null=True, blank=True, help_text="the action that ended a game: its result (match_json.result_to_dict)"
+    )
     # For a roll this is the instant whose entry of the keyed dice table gave the dice (audits).
     created_at = models.DateTimeField(default=timezone.now)
 

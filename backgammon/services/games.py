@@ -2,7 +2,8 @@
 
 Every change goes: lock the game row, site checks (player? active? your turn? page current?),
 the engine's checks, append the action and the automatic follow-ups, rewrite the snapshot, then
-(after commit) schedule the next deadline.
+(after commit) schedule the next deadline. The state comes from the game's stored snapshot, not
+a replay of the log: the row lock is held for the time of one action, however long the match.
 """
 
 from __future__ import annotations
@@ -22,20 +23,24 @@ from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.dice import roll_at
 from backgammon.engine.game import WinKind
 from backgammon.engine.match import MatchState, Phase, apply_action
+from backgammon.engine.match_json import state_to_dict
 from backgammon.engine.notation import format_play
 from backgammon.engine.plays import find_play
 from backgammon.models import Game, GameAction
 
+from .log_facts import action_facts
 from .refusals import ActionRejected
 
 __all__ = [
     "MESSAGE_MAX",
+    "STATE_COLUMNS",
     "game_apply_action",
     "game_enforce_deadline",
     "game_start",
     "overdue_games",
     "result_text",
     "roll_request",
+    "write_state_columns",
 ]
 
 MESSAGE_MAX = 500
@@ -93,6 +98,7 @@ class _Log:
                 notation=notation,
                 message=message,
                 created_at=at or self.now,
+                **action_facts(self.state, action, new_state),
             )
         )
         self.state = new_state
@@ -125,25 +131,21 @@ def _schedule(game_id: int, action_number: int, deadline: datetime) -> None:
     schedule_deadline(game_id=game_id, action_number=action_number, deadline=deadline)
 
 
+STATE_COLUMNS = [
+    "state_data", "phase", "turn", "position_id", "match_id", "dice", "cube_value", "cube_owner",
+    "score_black", "score_white", "game_number", "crawford",
+]
+"""The snapshot columns that follow from the engine state alone (not the clock, not the players)."""
+
+
 _SNAPSHOT_FIELDS = [
-    "action_count", "phase", "turn", "position_id", "match_id", "dice", "cube_value", "cube_owner",
-    "score_black", "score_white", "game_number", "crawford", "actor", "deadline", "status",
-    "winner", "result", "updated_at",
+    "action_count", *STATE_COLUMNS, "actor", "deadline", "status", "winner", "result", "updated_at",
 ]
 
 
 def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int) -> None:
     game.action_count += appended
-    game.phase = state.phase.value
-    game.turn = int(state.turn)
-    game.position_id = state.position.id
-    game.match_id = state.match_id()
-    game.dice = "".join(str(die) for die in state.dice) if state.dice else ""
-    game.cube_value = state.cube_value
-    game.cube_owner = None if state.cube_owner is None else int(state.cube_owner)
-    game.score_black, game.score_white = state.score.black, state.score.white
-    game.game_number = state.game_number
-    game.crawford = state.crawford
+    write_state_columns(game, state)
     actor = state.actor
     game.actor_id = None if actor is None else _player_id(game, actor)
     game.deadline = None if actor is None else now + game.time_limit
@@ -154,6 +156,21 @@ def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int)
         game.result = result_text(game, state)
     game._state_cache = state  # type: ignore[attr-defined]
     game.save(update_fields=_SNAPSHOT_FIELDS)
+
+
+def write_state_columns(game: Game, state: MatchState) -> None:
+    """Set (not save) the snapshot's STATE_COLUMNS from ``state``."""
+    game.state_data = state_to_dict(state)
+    game.phase = state.phase.value
+    game.turn = int(state.turn)
+    game.position_id = state.position.id
+    game.match_id = state.match_id()
+    game.dice = "".join(str(die) for die in state.dice) if state.dice else ""
+    game.cube_value = state.cube_value
+    game.cube_owner = None if state.cube_owner is None else int(state.cube_owner)
+    game.score_black, game.score_white = state.score.black, state.score.white
+    game.game_number = state.game_number
+    game.crawford = state.crawford
 
 
 def _player_id(game: Game, side: Side) -> Any:
