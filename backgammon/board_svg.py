@@ -14,7 +14,7 @@ who looks at the board and this module never has to swap sides. Nothing here imp
 >>> len(board.triangles), len(board.checkers)
 (24, 30)
 >>> board.view_box
-'0 0 820 600'
+'0 0 820 612'
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ __all__ = [
 
 # The drawing grid, in SVG user units. Integers only, so no locale can put a comma in a number.
 WIDTH = 820
-HEIGHT = 600
 CUBE_COLUMN = 56  # the cube waits left of the frame
 FRAME = 14
 POINT_W = 50
@@ -55,7 +54,7 @@ TRIANGLE_H = 214
 GAP = 68  # between the top and bottom points: the dice roll here
 BAR_W = 60
 TRAY_W = 56
-LABEL_H = 22
+LABEL_H = 28  # the point numbers' row, above and below the frame: room for large numbers on a phone
 SLAB_H = 14  # a borne-off checker seen edge-on
 DIE = 42
 CUBE = 44
@@ -66,11 +65,12 @@ BAR_X = LEFT_X + 6 * POINT_W  # 370
 RIGHT_X = BAR_X + BAR_W  # 430
 TRAY_X = RIGHT_X + 6 * POINT_W + FRAME  # 744
 FRAME_RIGHT = TRAY_X + TRAY_W + FRAME  # 814
-TOP_Y = LABEL_H + FRAME  # 36: top edge of the playing field
-MID_TOP = TOP_Y + HALF_H  # 266
-MID_BOTTOM = MID_TOP + GAP  # 334
-BOTTOM_Y = MID_BOTTOM + HALF_H  # 564
-MID_Y = (MID_TOP + MID_BOTTOM) // 2  # 300
+TOP_Y = LABEL_H + FRAME  # 42: top edge of the playing field
+MID_TOP = TOP_Y + HALF_H  # 272
+MID_BOTTOM = MID_TOP + GAP  # 340
+BOTTOM_Y = MID_BOTTOM + HALF_H  # 570
+MID_Y = (MID_TOP + MID_BOTTOM) // 2  # 306
+HEIGHT = BOTTOM_Y + FRAME + LABEL_H  # 612: the numbers' row below the frame mirrors the one above
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,9 +257,9 @@ def point_rect(point: int) -> Shape:
     """The column a point's checkers occupy; ``OFF`` is the viewer's tray, ``BAR`` their half of the bar.
 
     >>> point_rect(24)
-    Shape(x=680, y=36, width=50, height=230, kind='')
+    Shape(x=680, y=42, width=50, height=230, kind='')
     >>> point_rect(0).x, point_rect(0).y
-    (744, 334)
+    (744, 340)
     """
     if point == OFF:
         return Shape(TRAY_X, MID_BOTTOM, TRAY_W, HALF_H)

@@ -46,11 +46,11 @@ def test_it_draws_the_starting_position_for_black() -> None:
     radius = board.radius
     # My 5 checkers on 6 sit in the lower right, stacked up from the bottom rim.
     six = _checkers_at(board, point_x(6) + 25 - radius, "mine")
-    assert six == [334, 380, 426, 472, 518]
+    assert six == [340, 386, 432, 478, 524]
     # My two back checkers on 24, top right, hang from the top rim.
-    assert _checkers_at(board, point_x(24) + 25 - radius, "mine") == [36, 82]
+    assert _checkers_at(board, point_x(24) + 25 - radius, "mine") == [42, 88]
     # The opponent's back checkers are on my 1 point, bottom right.
-    assert _checkers_at(board, point_x(1) + 25 - radius, "theirs") == [472, 518]
+    assert _checkers_at(board, point_x(1) + 25 - radius, "theirs") == [478, 524]
     assert len([c for c in board.checkers if c.symbol == "mine"]) == 15
 
 
@@ -66,14 +66,14 @@ def test_it_mirrors_the_same_game_for_each_viewer() -> None:
     mine_black = {(c.x, c.y) for c in as_black.checkers if c.symbol == "mine" and c.x != bar_x}
     theirs_white = {(c.x, c.y) for c in as_white.checkers if c.symbol == "theirs" and c.x != bar_x}
     # Black's point p is White's point 25 - p: the same column, reflected between top and bottom
-    # (a top checker's y plus its bottom twin's y is 36 + 518).
+    # (a top checker's y plus its bottom twin's y is 42 + 524).
     assert len(mine_black) == 14
-    assert theirs_white == {(x, 554 - y) for x, y in mine_black}
+    assert theirs_white == {(x, 566 - y) for x, y in mine_black}
     # Black's bar checker waits on the upper half of the bar for Black, on the lower half for White.
     black_bar = [c.y for c in as_black.checkers if c.x == bar_x and c.symbol == "mine"]
     white_sees = [c.y for c in as_white.checkers if c.x == bar_x and c.symbol == "theirs"]
-    assert black_bar[0] + 46 <= 266
-    assert white_sees[0] >= 334
+    assert black_bar[0] + 46 <= 272
+    assert white_sees[0] >= 340
     assert as_black.colours == DEFAULT_COLOURS[Side.BLACK]
     assert as_white.colours.theirs == as_black.colours.mine  # Black's checkers stay dark
 
@@ -147,7 +147,7 @@ def test_it_makes_each_movable_checker_a_labelled_link() -> None:
     assert enter.area == point_rect(BAR) and enter.target == point_rect(22)
     assert bear_off.target == point_rect(OFF)
     # The ring sits on the checker that moves: the top of the stack of four on 4.
-    assert bear_off.ring_y == 564 - 23 - 3 * 46
+    assert bear_off.ring_y == 570 - 23 - 3 * 46
     assert {s.kind for s in board.steps} == {"from", "to"}
 
 
@@ -174,5 +174,5 @@ def test_it_renders_numbers_without_locale_commas() -> None:
         assert re.fullmatch(r"-?\d+(\.\d+)?", match.group(1)), match.group(0)
     for match in re.finditer(r'points="([^"]*)"', svg):
         assert re.fullmatch(r"(\d+,\d+ ?){3}", match.group(1)), match.group(0)
-    assert 'viewBox="0 0 820 600"' in svg
+    assert 'viewBox="0 0 820 612"' in svg
     assert "<desc id=\"board-desc\">Black (you): 9 on 6, 6 borne off" in svg
