@@ -72,6 +72,10 @@ class ChallengeForm(forms.Form):
         help_text="Empty for 1.",
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")  # labels read as labels, checkboxes included
+        super().__init__(*args, **kwargs)
+
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned data as keyword arguments of ``challenge_create``."""
         data = self.cleaned_data
