@@ -24,7 +24,7 @@ from backgammon.board_svg import (
     layout_board,
 )
 from backgammon.engine import BAR, OFF, EngineError, PerSide, Position, Side
-from backgammon.engine.actions import Action, ActionKind
+from backgammon.engine.actions import ActionKind
 from backgammon.engine.game import GameResult
 from backgammon.engine.match import MatchState, Phase
 from backgammon.engine.match_json import result_from_dict
@@ -38,7 +38,7 @@ __all__ = [
     "build_page",
     "colours_for",
     "format_steps",
-    "history",
+    "logged_actions",
     "parse_steps",
     "turn_from_url",
 ]
@@ -106,14 +106,17 @@ def turn_from_url(state: MatchState, steps_text: str, swap: bool) -> tuple[Turn,
 class LoggedAction:
     """One logged action with the facts its row keeps from the states around it.
 
-    ``game_number`` is the game of the match it belongs to; ``dice`` the roll a play played;
-    ``cube_value`` the cube before it; ``board_id`` the Position ID a play started from (the
-    mover's side); ``result`` the result of the game it ended, if it ended one.
+    ``rolled`` is a roll's dice (the opening roll: Black's die, then White's) and ``level`` a
+    resignation's size. ``game_number`` is the game of the match the action belongs to; ``dice``
+    the roll a play played; ``cube_value`` the cube before it; ``board_id`` the Position ID a
+    play started from (the mover's side); ``result`` the result of the game it ended, if any.
     """
 
     number: int
     side: Side | None
-    action: Action
+    kind: ActionKind
+    rolled: tuple[int, int] | None
+    level: int
     notation: str
     message: str
     game_number: int
@@ -125,29 +128,46 @@ class LoggedAction:
     @property
     def actor(self) -> Side | None:
         """Who acted: the player, or for a timeout (logged by the system) the one who ran out of time."""
-        if self.side is None and self.action.kind is ActionKind.TIMEOUT and self.result is not None:
+        if self.side is None and self.kind is ActionKind.TIMEOUT and self.result is not None:
             return None if self.result.winner is None else self.result.winner.other
         return self.side
 
 
-def history(rows: Sequence[Any]) -> list[LoggedAction]:
-    """The log as the page reads it, from the rows alone (no replay)."""
-    return [_logged(row) for row in rows]
+_ROW_FIELDS = (
+    "number", "side", "kind", "data", "notation", "message", "game_number", "dice", "cube_value",
+    "position_id", "game_result",
+)
 
 
-def _logged(row: Any) -> LoggedAction:
-    dice = (int(row.dice[0]), int(row.dice[1])) if len(row.dice) == 2 else None
+def logged_actions(game: Game) -> list[LoggedAction]:
+    """The game's log as the page reads it: the rows' columns alone, no replay.
+
+    One query for plain values: a long match has hundreds of rows, and model instances for
+    them would cost more than everything else on the page.
+    """
+    rows = game.actions.order_by("number").values_list(*_ROW_FIELDS)
+    return [_logged(*row) for row in rows]
+
+
+def _logged(
+    number: int, side: int | None, kind: str, data: dict[str, Any], notation: str, message: str,
+    game_number: int, dice: str, cube_value: int, position_id: str, game_result: object,
+) -> LoggedAction:
+    # ``data`` is what Action.to_dict wrote, checked by the engine when it was appended.
+    rolled = data.get("dice")
     return LoggedAction(
-        number=row.number,
-        side=None if row.side is None else Side(row.side),
-        action=Action.from_dict(row.data),
-        notation=row.notation,
-        message=row.message,
-        game_number=row.game_number,
-        dice=dice,
-        cube_value=row.cube_value,
-        board_id=row.position_id,
-        result=None if row.game_result is None else result_from_dict(row.game_result),
+        number=number,
+        side=None if side is None else Side(side),
+        kind=ActionKind(kind),
+        rolled=None if rolled is None else (rolled[0], rolled[1]),
+        level=data.get("level", 0),
+        notation=notation,
+        message=message,
+        game_number=game_number,
+        dice=(int(dice[0]), int(dice[1])) if len(dice) == 2 else None,
+        cube_value=cube_value,
+        board_id=position_id,
+        result=None if game_result is None else result_from_dict(game_result),
     )
 
 
@@ -180,7 +200,7 @@ _RESIGN = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 
 def _entry(item: LoggedAction) -> str:
-    kind = item.action.kind
+    kind = item.kind
     if kind is ActionKind.PLAY:
         return f"{_dice_text(item.dice)}: {item.notation or 'cannot move'}"
     return {
@@ -188,7 +208,7 @@ def _entry(item: LoggedAction) -> str:
         ActionKind.TAKE: "takes",
         ActionKind.DROP: "passes",
         ActionKind.BEAVER: f"beavers, cube to {item.cube_value * 4}",
-        ActionKind.RESIGN: f"offers to resign {_RESIGN.get(item.action.level, '')}",
+        ActionKind.RESIGN: f"offers to resign {_RESIGN.get(item.level, '')}",
         ActionKind.ACCEPT_RESIGN: "accepts the resignation",
         ActionKind.REJECT_RESIGN: "rejects the resignation",
         ActionKind.TIMEOUT: "ran out of time",
@@ -203,11 +223,11 @@ def game_records(logged: Sequence[LoggedAction], names: PerSide[str], *, counts_
         if not records or records[-1].number != number:
             records.append(GameRecord(number))
         record = records[-1]
-        if item.action.kind is ActionKind.ROLL and item.side is None and item.action.dice:
-            black, white = item.action.dice
+        if item.kind is ActionKind.ROLL and item.side is None and item.rolled:
+            black, white = item.rolled
             record.opening = f"Opening roll: {names.black} {black}, {names.white} {white}"
             continue
-        if item.action.kind is ActionKind.ROLL:
+        if item.kind is ActionKind.ROLL:
             continue
         side = item.actor
         if side is None:
@@ -323,7 +343,7 @@ class GamePage:
 def _last_plays(logged: Sequence[LoggedAction], game_number: int) -> dict[Side, LoggedAction]:
     plays: dict[Side, LoggedAction] = {}
     for item in logged:
-        if item.action.kind is ActionKind.PLAY and item.game_number == game_number and item.side is not None:
+        if item.kind is ActionKind.PLAY and item.game_number == game_number and item.side is not None:
             plays[item.side] = item
     return plays
 
@@ -352,11 +372,11 @@ def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
 
 
 def build_page(
-    game: Game, rows: Sequence[Any], *, user: Any, steps_text: str = "", swap: bool = False,
+    game: Game, logged: Sequence[LoggedAction], *, user: Any, steps_text: str = "", swap: bool = False,
     link: Any = None,
 ) -> GamePage:
-    """The page for ``user`` (spectators see Black's side); ``link(steps, swap)`` makes a URL."""
-    logged = history(rows)
+    """The page for ``user`` (spectators see Black's side); ``logged`` is ``logged_actions(game)``;
+    ``link(steps, swap)`` makes a URL."""
     state = game.state()
     side = game.side_of(user)
     viewer = side if side is not None else Side.BLACK
@@ -435,13 +455,13 @@ def _resign_levels(state: MatchState) -> tuple[tuple[int, str], ...]:
 
 def _opening_words(logged: Sequence[LoggedAction], state: MatchState, names: PerSide[str]) -> str:
     """Before anyone has played in this game: the opening roll, one die each, and who goes first."""
-    opening = [item for item in logged if item.side is None and item.action.kind is ActionKind.ROLL
+    opening = [item for item in logged if item.side is None and item.kind is ActionKind.ROLL
                and item.game_number == state.game_number]
-    played = any(item.action.kind is not ActionKind.ROLL and item.game_number == state.game_number
+    played = any(item.kind is not ActionKind.ROLL and item.game_number == state.game_number
                  for item in logged)
     if not opening or played or state.phase is not Phase.MOVE:
         return ""
-    black, white = opening[-1].action.dice or (0, 0)
+    black, white = opening[-1].rolled or (0, 0)
     first = names[state.turn]
     return f"Opening roll: {names.black} {black}, {names.white} {white}. {first} moves first with {black}-{white}."
 

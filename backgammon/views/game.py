@@ -23,7 +23,7 @@ from backgammon.engine import EngineError, PerSide
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
 from backgammon.engine.notation import parse_moves
-from backgammon.game_page import GamePage, build_page, turn_from_url
+from backgammon.game_page import GamePage, build_page, logged_actions, turn_from_url
 from backgammon.models import Game
 from backgammon.services import ActionRejected, game_apply_action
 from backgammon.services.games import STALE_PAGE
@@ -59,8 +59,8 @@ def _link_maker(game: Game) -> Any:
 
 
 def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False) -> GamePage:
-    rows = list(game.actions.order_by("number"))
-    return build_page(game, rows, user=request.user, steps_text=steps, swap=swap, link=_link_maker(game))
+    return build_page(game, logged_actions(game), user=request.user, steps_text=steps, swap=swap,
+                      link=_link_maker(game))
 
 
 def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: int = 200,

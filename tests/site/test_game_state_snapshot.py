@@ -17,10 +17,12 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from backgammon.engine import PerSide
 from backgammon.engine import match as engine_match
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.match import MatchState, Phase, replay
 from backgammon.engine.match_json import state_to_dict
+from backgammon.game_page import game_records, logged_actions
 from backgammon.models import Game, GameAction
 from backgammon.services import game_enforce_deadline
 from backgammon.services.log_facts import FACT_FIELDS, replay_with_facts
@@ -183,3 +185,19 @@ def test_the_migration_backfills_existing_games_from_their_logs(alice: Any, bob:
     for game in games:
         fresh = Game.objects.get(pk=game.pk)
         assert (fresh.state_data, list(fresh.actions.values(*FACT_FIELDS))) == written[game.pk]
+
+
+@pytest.mark.parametrize("moves", [0, 7])
+def test_the_moves_list_puts_a_timeout_under_the_player_who_ran_out_of_time(
+    alice: Any, bob: Any, moves: int
+) -> None:
+    game = play_randomly(start_game(alice, bob, "BP"), random.Random(12), moves)
+    loser = game.state().actor
+    assert loser is not None and game.deadline is not None
+    game_enforce_deadline(game_id=game.pk, action_number=game.action_count, now=game.deadline + timedelta(seconds=1))
+    fresh = Game.objects.get(pk=game.pk)
+    names = PerSide("alice", "bob")
+    last = game_records(logged_actions(fresh), names, counts_gammons=True)[-1]
+    assert last.rows[-1].cells[loser] == "ran out of time"
+    assert "ran out of time" not in [row.cells[loser.other] for row in last.rows]
+    assert last.result.startswith(f"{names[loser.other]} won: {names[loser]} ran out of time (")
