@@ -1,5 +1,8 @@
 """Site speed on PostgreSQL: the game page, a move submitted through the view, the status page.
 
+Measured twice: on short games (a few turns in) and on long matches (B9 matches driven through the
+services to about LONG_ACTIONS logged actions), where anything that replays the whole log shows.
+
 Creates its own database (``<name>_bench`` beside the one DATABASE_URL names, default
 postgres://postgres@127.0.0.1:5432/gamesite), migrates it, starts games through the services,
 then times requests with Django's test Client (the whole middleware stack, no network) and
@@ -27,6 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "site.md"
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "300"))
 GAMES = 40
+LONG_MATCHES = 4
+LONG_ACTIONS = int(os.environ.get("BENCH_LONG_ACTIONS", "400"))
 WARM_UP = 20
 TARGET_P95_MS = 50.0
 TARGET_PAGE_KB = 100.0
@@ -107,6 +112,30 @@ def _games(players: list[Any], rng: random.Random) -> list[Any]:
     return games
 
 
+def _long_matches(players: list[Any], rng: random.Random) -> list[Any]:
+    """B9 matches (cube in play, so every turn is a roll and then a play) with LONG_ACTIONS actions.
+
+    Nobody doubles: a random 9-point match without doubles runs to about 900 actions, so the
+    matches stay in progress through the benchmark's own moves. Each ends waiting for a play.
+    """
+    from backgammon.services import challenge_accept, challenge_create, game_apply_action
+
+    games = []
+    while len(games) < LONG_MATCHES:
+        black, white = rng.sample(players, 2)
+        challenge = challenge_create(
+            challenger=black, opponent=white.username, variant="B9", time_limit=timedelta(days=3),
+        )
+        game = challenge_accept(challenge_id=challenge.pk, actor=white)
+        while game.status == "active" and (game.action_count < LONG_ACTIONS or game.phase != "move"):
+            action = _random_action(game.state(), rng)
+            game = game_apply_action(game_id=game.pk, actor=game.actor, action=action,
+                                     expected_number=game.action_count)
+        if game.status == "active":
+            games.append(game)
+    return games
+
+
 def _timed(call: Callable[..., Any], *args: Any) -> tuple[float, Any]:
     start = time.perf_counter()
     result = call(*args)
@@ -154,12 +183,19 @@ def _bench_moves(games: list[Any], clients: dict[int, Any], rng: random.Random) 
     from django.urls import reverse
 
     from backgammon.models import Game
+    from backgammon.services import game_apply_action, roll_request
 
     times: list[float] = []
     done = 0
     while done < WARM_UP + REQUESTS:
+        if not Game.objects.filter(pk__in=[g.pk for g in games], status="active").exists():
+            raise RuntimeError("every game ended before the move benchmark had its samples")
         for game in games:
             game = Game.objects.get(pk=game.pk)
+            if game.status == "active" and game.phase == "roll":
+                # With the cube in play a turn starts with a roll (or a double): roll, untimed.
+                game = game_apply_action(game_id=game.pk, actor=game.actor, action=roll_request(),
+                                         expected_number=game.action_count)
             if game.status != "active" or game.phase != "move":
                 continue
             play = rng.choice(game.state().legal_plays())
@@ -221,6 +257,14 @@ def main() -> int:
         rows.append(_line(label, page_times))
         rows.append(_line("move submitted through backgammon:game_act (a play, then redirect)", _bench_moves(games, clients, rng)))
         rows.append(_line("game status page (backgammon:status)", _bench_status(players, clients)))
+        long_games = _long_matches(players, rng)
+        counts = [game.action_count for game in long_games]
+        long_label = f"long B9 match ({min(counts)}-{max(counts)} actions logged)"
+        page_times, long_size, _ = _bench_game_page(long_games, clients)
+        size = max(size, long_size)
+        rows.append(_line(f"{long_label}: game page, as the player to act", page_times))
+        rows.append(_line(f"{long_label}: move submitted through backgammon:game_act",
+                          _bench_moves(long_games, clients, rng)))
     finally:
         from django.db import connections
 
@@ -233,8 +277,9 @@ def main() -> int:
             "# Site benchmark (bench/bench_site.py)",
             "",
             (f"{date.today().isoformat()}, Python {platform.python_version()}, PostgreSQL on 127.0.0.1, "
-            f"Django test Client (full middleware, no network), {GAMES} games in progress, "
-            f"{WARM_UP} warm-up requests not counted."),
+            f"Django test Client (full middleware, no network), {GAMES} short games in progress "
+            f"(4 to 20 turns in), then {LONG_MATCHES} long B9 matches driven through the services to "
+            f"{LONG_ACTIONS} actions and on; {WARM_UP} warm-up requests not counted."),
             "",
             "| request | n | median ms | p95 ms | target |",
             "| --- | --- | --- | --- | --- |",
