@@ -21,7 +21,7 @@ from backgammon.engine import PerSide
 from backgammon.engine import match as engine_match
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.match import MatchState, Phase, replay
-from backgammon.engine.match_json import state_to_dict
+from backgammon.engine.match_json import result_to_dict, state_to_dict
 from backgammon.game_page import game_records, logged_actions
 from backgammon.models import Game, GameAction
 from backgammon.services import game_enforce_deadline
@@ -76,17 +76,36 @@ def logged(game: Game) -> list[Action]:
     return [Action.from_dict(data) for data in game.actions.order_by("number").values_list("data", flat=True)]
 
 
+def expected_facts(rules: Any, actions: list[Action]) -> list[dict[str, object]]:
+    """What each row should keep, worked out here from the states around it, step by step."""
+    state, facts = engine_match.new_match(rules), []
+    for action in actions:
+        after = engine_match.apply_action(state, action)
+        play = action.kind is ActionKind.PLAY
+        ended = after.last_game_result != state.last_game_result  # results name their game: never equal
+        facts.append({
+            "game_number": state.game_number,
+            "dice": "".join(map(str, state.dice or ())) if play else "",
+            "cube_value": state.cube_value,
+            "position_id": state.position.id if play else "",
+            "game_result": result_to_dict(after.last_game_result) if ended and after.last_game_result else None,
+        })
+        state = after
+    return facts
+
+
 def assert_matches_a_fresh_replay(game_id: int) -> None:
     fresh = Game.objects.get(pk=game_id)
     rows = list(fresh.actions.order_by("number"))
-    facts, replayed = replay_with_facts(fresh.rules(), logged(fresh))
-    assert replay(fresh.rules(), logged(fresh)) == replayed
+    replayed = replay(fresh.rules(), logged(fresh))
     assert fresh.state() == replayed
     assert fresh.state_data == state_to_dict(replayed)
     assert (fresh.position_id, fresh.phase, fresh.game_number) == (
         replayed.position.id, replayed.phase.value, replayed.game_number,
     )
-    assert [{name: getattr(row, name) for name in FACT_FIELDS} for row in rows] == facts
+    kept = [{name: getattr(row, name) for name in FACT_FIELDS} for row in rows]
+    assert kept == expected_facts(fresh.rules(), logged(fresh))
+    assert replay_with_facts(fresh.rules(), logged(fresh)) == (kept, replayed)
 
 
 def test_the_snapshot_is_a_fresh_replay_after_many_random_actions(alice: Any, bob: Any) -> None:
@@ -201,3 +220,17 @@ def test_the_moves_list_puts_a_timeout_under_the_player_who_ran_out_of_time(
     assert last.rows[-1].cells[loser] == "ran out of time"
     assert "ran out of time" not in [row.cells[loser.other] for row in last.rows]
     assert last.result.startswith(f"{names[loser.other]} won: {names[loser]} ran out of time (")
+
+
+def test_the_action_that_ends_a_game_stays_in_that_game_in_the_moves_list(alice: Any, bob: Any) -> None:
+    game = play_randomly(start_game(alice, bob, "BP"), random.Random(13), 1)  # the first play
+    doubler = game.state().actor
+    assert doubler is not None and game.state().can_double()
+    game = act(game, game.player(doubler), Action.double())
+    game = act(game, game.player(doubler.other), Action.drop())
+    names = PerSide("alice", "bob")
+    first, second = game_records(logged_actions(game), names, counts_gammons=True)
+    assert (first.number, second.number) == (1, 2)
+    assert [first.rows[-1].cells[doubler], first.rows[-1].cells[doubler.other]] == ["doubles to 2", "passes"]
+    assert first.result == f"{names[doubler]} won: {names[doubler.other]} passed the double (1 point)"
+    assert second.opening.startswith("Opening roll: alice ") and second.result == ""
