@@ -51,7 +51,7 @@ test: $(STAMPS)/venv chromium
 	$(BIN)/ruff check backgammon accounts gamesite tests bench
 	$(BIN)/mypy
 	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider --doctest-modules \
-		tests backgammon/engine gamesite/env.py
+		--doctest-glob=README.md tests backgammon/engine gamesite/env.py README.md
 
 bench: $(STAMPS)/venv
 	@for script in bench/bench_*.py; do DATABASE_URL=$(DATABASE_URL) $(BIN)/python $$script || exit 1; done
