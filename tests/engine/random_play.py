@@ -4,9 +4,30 @@ from __future__ import annotations
 
 import random
 
-from backgammon.engine import Action, MatchRules, MatchState, Phase, apply_action, new_match
+from backgammon.engine import (
+    Action,
+    MatchRules,
+    MatchState,
+    Phase,
+    apply_action,
+    find_variant,
+    new_match,
+)
 
 MAX_ACTIONS = 5000
+
+# One set of rules for every variant: the matches of random tests are played under each.
+EVERY_VARIANT = [
+    MatchRules(find_variant("BP"), 5),
+    MatchRules(find_variant("B9"), 9),
+    MatchRules(find_variant("BO"), 3),
+    MatchRules(find_variant("BS"), 5),
+    MatchRules(find_variant("BX"), 0),
+    MatchRules(find_variant("BN"), 0),
+    MatchRules(find_variant("BR"), 0),
+    MatchRules(find_variant("BA"), 0),
+    MatchRules(find_variant("MP"), 0, jacoby=True, beavers=True, automatic_doubles=2),
+]
 
 
 def random_action(state: MatchState, rng: random.Random, *, double_rate: float = 0.15) -> Action:

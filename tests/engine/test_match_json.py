@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from random_play import random_record
+from random_play import EVERY_VARIANT, random_record
 
 from backgammon.engine import (
     EngineError,
@@ -28,17 +28,7 @@ from backgammon.engine import (
     state_to_dict,
 )
 
-RULES = [
-    MatchRules(find_variant("BP"), 5),
-    MatchRules(find_variant("B9"), 9),
-    MatchRules(find_variant("BO"), 3),
-    MatchRules(find_variant("BS"), 5),
-    MatchRules(find_variant("BX"), 0),
-    MatchRules(find_variant("BN"), 0),
-    MatchRules(find_variant("BR"), 0),
-    MatchRules(find_variant("BA"), 0),
-    MatchRules(find_variant("MP"), 0, jacoby=True, beavers=True, automatic_doubles=2),
-]
+RULES = EVERY_VARIANT
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda rules: rules.variant.code)

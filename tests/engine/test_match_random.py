@@ -7,7 +7,7 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from random_play import random_record
+from random_play import EVERY_VARIANT, random_record
 
 from backgammon.engine import (
     MatchRules,
@@ -19,17 +19,7 @@ from backgammon.engine import (
     replay,
 )
 
-RULES = [
-    MatchRules(find_variant("BP"), 5),
-    MatchRules(find_variant("B9"), 9),
-    MatchRules(find_variant("BO"), 3),
-    MatchRules(find_variant("BS"), 5),
-    MatchRules(find_variant("BX"), 0),
-    MatchRules(find_variant("BN"), 0),
-    MatchRules(find_variant("BR"), 0),
-    MatchRules(find_variant("BA"), 0),
-    MatchRules(find_variant("MP"), 0, jacoby=True, beavers=True, automatic_doubles=2),
-]
+RULES = EVERY_VARIANT
 
 
 @settings(max_examples=25, deadline=None)
