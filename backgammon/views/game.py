@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseStopPolling
 from backgammon.engine import EngineError, PerSide
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
+from backgammon.engine.matfile import export_mat
 from backgammon.engine.notation import parse_moves
 from backgammon.game_page import GamePage, build_page, logged_actions, turn_from_url
 from backgammon.models import Game
@@ -64,9 +65,11 @@ def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = Fal
 
 
 def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: int = 200,
-            message: str = "", moves_text: str = "") -> HttpResponse:
-    htmx = getattr(request, "htmx", None)
-    partial = bool(htmx) and not htmx.boosted
+            message: str = "", moves_text: str = "", partial: bool | None = None) -> HttpResponse:
+    """The whole page, or only the game region for htmx (always for the poll: it swaps the region)."""
+    if partial is None:
+        htmx = getattr(request, "htmx", None)
+        partial = bool(htmx) and not htmx.boosted
     link = _link_maker(page.game)
     context = {
         "page": page,
@@ -181,21 +184,13 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
         if status != Game.Status.ACTIVE:
             return HttpResponseStopPolling()
         return HttpResponse(status=204)
-    page = _page(request, _game_or_404(game_id))
-    response = render(request, "backgammon/_game.html", {
-        "page": page, "game": page.game, "swap_url": _link_maker(page.game)("", True), "self_url": reverse(
-            "backgammon:game", args=[game_id]), "reset_url": reverse("backgammon:game", args=[game_id]),
-    })
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return _render(request, _page(request, _game_or_404(game_id)), partial=True)
 
 
 @login_required
 @require_GET
 def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match so far as a Jellyfish/GNU Backgammon .mat file, for analysis elsewhere."""
-    from backgammon.engine.matfile import export_mat
-
     the_game = _game_or_404(game_id)
     actions = [Action.from_dict(data) for data in the_game.actions.order_by("number").values_list("data", flat=True)]
     names = PerSide(the_game.black.get_username(), the_game.white.get_username())
