@@ -262,6 +262,25 @@ def test_it_shows_a_finished_match_game_and_the_next_game_starts(alice_client: C
     assert "alice 2 – 0 bob" in body
 
 
+def test_a_forced_pass_says_why_and_passes_the_turn(alice_client: Client, alice: Any, bob: Any,
+                                                     dice: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Alice has two checkers on the bar and Bob has closed his home board.
+    starting_from(monkeypatch, position=position({25: 2, 13: 13}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}))
+    dice.then((6, 1), (4, 2))
+    game = start_game(alice, bob, variant="BX", match_length=0)
+    page = page_of(alice_client, game)
+    assert "no legal move: every entry point is blocked" in text(page)
+    assert links(page) == {}
+
+    response = post(alice_client, game, "play", steps="")
+
+    assert response.status_code == 302
+    game = fresh(game)
+    assert game.actor_id == bob.pk
+    passed = game.actions.filter(kind="play").get()
+    assert (passed.side, passed.data["moves"]) == (Side.BLACK, [])
+
+
 def test_resigning_and_answering(alice_client: Client, bob_client: Client, bx_game: Game) -> None:
     page = page_of(alice_client, bx_game)
     assert 'name="level" value="1"' in page.content.decode()
