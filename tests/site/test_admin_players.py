@@ -1,0 +1,30 @@
+"""The admin's player pages: the account with its profile inline, editable by operators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_players_admin_page_shows_the_profile_inline(admin_client: Client, alice: Any) -> None:
+    page = admin_client.get(reverse("admin:auth_user_change", args=[alice.pk])).content.decode()
+    assert 'name="profile-0-checker_colours"' in page
+    assert "alice" in page
+
+
+def test_players_are_listed_with_their_last_login(admin_client: Client, alice: Any, bob: Any) -> None:
+    page = admin_client.get(reverse("admin:auth_user_changelist"), {"q": "ali"}).content.decode()
+    assert "Last login" in page
+    assert f"/admin/auth/user/{alice.pk}/change/" in page
+    assert f"/admin/auth/user/{bob.pk}/change/" not in page
+
+
+def test_players_cannot_open_the_admin(alice_client: Client) -> None:
+    response = alice_client.get(reverse("admin:auth_user_changelist"))
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
