@@ -24,8 +24,9 @@ from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
 from backgammon.engine.matfile import export_mat
 from backgammon.engine.notation import parse_moves
-from backgammon.game_page import GamePage, build_page, logged_actions, turn_from_url
+from backgammon.game_page import GamePage, build_page, turn_from_url
 from backgammon.models import Game
+from backgammon.move_records import logged_actions
 from backgammon.services import ActionRejected, game_apply_action
 from backgammon.services.games import STALE_PAGE
 

@@ -22,8 +22,8 @@ from backgammon.engine import match as engine_match
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.match import MatchState, Phase, replay
 from backgammon.engine.match_json import result_to_dict, state_to_dict
-from backgammon.game_page import game_records, logged_actions
 from backgammon.models import Game, GameAction
+from backgammon.move_records import game_records, logged_actions
 from backgammon.services import game_enforce_deadline
 from backgammon.services.log_facts import FACT_FIELDS, replay_with_facts
 from tests.engine.random_play import random_action

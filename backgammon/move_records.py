@@ -1,0 +1,190 @@
+"""The moves list of the game page: the log read as plain values, then grouped per game.
+
+Each logged row carries what the list needs from the states around it (its game number, the dice
+a play used, the result when it ended a game: see services.log_facts), so building the list reads
+rows only and never replays the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from backgammon.engine import PerSide, Side
+from backgammon.engine.actions import ActionKind
+from backgammon.engine.game import GameResult
+from backgammon.engine.match_json import result_from_dict
+from backgammon.models import Game
+
+__all__ = ["GameRecord", "LoggedAction", "MoveRow", "game_records", "logged_actions", "result_words"]
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One logged action with the facts its row keeps from the states around it.
+
+    ``rolled`` is a roll's dice (the opening roll: Black's die, then White's) and ``level`` a
+    resignation's size. ``game_number`` is the game of the match the action belongs to; ``dice``
+    the roll a play played; ``cube_value`` the cube before it; ``board_id`` the Position ID a
+    play started from (the mover's side); ``result`` the result of the game it ended, if any.
+    """
+
+    number: int
+    side: Side | None
+    kind: ActionKind
+    rolled: tuple[int, int] | None
+    level: int
+    notation: str
+    message: str
+    game_number: int
+    dice: tuple[int, int] | None
+    cube_value: int
+    board_id: str
+    result: GameResult | None
+
+    @property
+    def actor(self) -> Side | None:
+        """Who acted: the player, or for a timeout (logged by the system) the one who ran out of time."""
+        if self.side is None and self.kind is ActionKind.TIMEOUT and self.result is not None:
+            return None if self.result.winner is None else self.result.winner.other
+        return self.side
+
+
+_ROW_FIELDS = (
+    "number", "side", "kind", "data", "notation", "message", "game_number", "dice", "cube_value",
+    "position_id", "game_result",
+)
+
+
+def logged_actions(game: Game) -> list[LoggedAction]:
+    """The game's log as the page reads it: the rows' columns alone, no replay.
+
+    One query for plain values: a long match has hundreds of rows, and model instances for
+    them would cost more than everything else on the page.
+    """
+    rows = game.actions.order_by("number").values_list(*_ROW_FIELDS)
+    return [_logged(*row) for row in rows]
+
+
+def _logged(
+    number: int, side: int | None, kind: str, data: dict[str, Any], notation: str, message: str,
+    game_number: int, dice: str, cube_value: int, position_id: str, game_result: object,
+) -> LoggedAction:
+    # ``data`` is what Action.to_dict wrote, checked by the engine when it was appended.
+    rolled = data.get("dice")
+    return LoggedAction(
+        number=number,
+        side=None if side is None else Side(side),
+        kind=ActionKind(kind),
+        rolled=None if rolled is None else (rolled[0], rolled[1]),
+        level=data.get("level", 0),
+        notation=notation,
+        message=message,
+        game_number=game_number,
+        dice=(int(dice[0]), int(dice[1])) if len(dice) == 2 else None,
+        cube_value=cube_value,
+        board_id=position_id,
+        result=None if game_result is None else result_from_dict(game_result),
+    )
+
+
+@dataclass
+class MoveRow:
+    number: int
+    cells: list[str | None] = field(default_factory=lambda: [None, None])
+    messages: list[str] = field(default_factory=lambda: ["", ""])
+
+    @property
+    def has_message(self) -> bool:
+        return any(self.messages)
+
+
+@dataclass
+class GameRecord:
+    """The moves list of one game of the match: an opening line, then numbered rows (Black, White)."""
+
+    number: int
+    opening: str = ""
+    rows: list[MoveRow] = field(default_factory=list)
+    result: str = ""
+
+
+def _dice_text(dice: tuple[int, int] | None) -> str:
+    return "" if dice is None else f"{dice[0]}{dice[1]}"
+
+
+_RESIGN = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+def _entry(item: LoggedAction) -> str:
+    kind = item.kind
+    if kind is ActionKind.PLAY:
+        return f"{_dice_text(item.dice)}: {item.notation or 'cannot move'}"
+    return {
+        ActionKind.DOUBLE: f"doubles to {item.cube_value * 2}",
+        ActionKind.TAKE: "takes",
+        ActionKind.DROP: "passes",
+        ActionKind.BEAVER: f"beavers, cube to {item.cube_value * 4}",
+        ActionKind.RESIGN: f"offers to resign {_RESIGN.get(item.level, '')}",
+        ActionKind.ACCEPT_RESIGN: "accepts the resignation",
+        ActionKind.REJECT_RESIGN: "rejects the resignation",
+        ActionKind.TIMEOUT: "ran out of time",
+    }.get(kind, "")
+
+
+def game_records(logged: Sequence[LoggedAction], names: PerSide[str], *, counts_gammons: bool) -> list[GameRecord]:
+    """The moves list: one record per game, rows numbered like a .mat file, Black left, White right."""
+    records: list[GameRecord] = []
+    for item in logged:
+        number = item.game_number
+        if not records or records[-1].number != number:
+            records.append(GameRecord(number))
+        record = records[-1]
+        if item.kind is ActionKind.ROLL and item.side is None and item.rolled:
+            black, white = item.rolled
+            record.opening = f"Opening roll: {names.black} {black}, {names.white} {white}"
+            continue
+        if item.kind is ActionKind.ROLL:
+            continue
+        side = item.actor
+        if side is None:
+            continue
+        _place(record, side, _entry(item), item.message)
+        if item.result is not None:
+            record.result = result_words(item.result, names, counts_gammons=counts_gammons)
+    return records
+
+
+def _place(record: GameRecord, side: Side, text: str, message: str) -> None:
+    row = record.rows[-1] if record.rows else None
+    if side is Side.BLACK or row is None or row.cells[1] is not None:
+        row = MoveRow(len(record.rows) + 1)
+        record.rows.append(row)
+    row.cells[side] = text
+    row.messages[side] = message
+
+
+_HOW = {
+    "single": "won",
+    "gammon": "won a gammon",
+    "backgammon": "won a backgammon",
+    "drop": "won: {loser} passed the double",
+    "resign": "won: {loser} resigned",
+    "timeout": "won: {loser} ran out of time",
+}
+
+
+def result_words(result: Any, names: PerSide[str], *, counts_gammons: bool = True) -> str:
+    """'alice won a gammon (2 points)', or the draw of anti-backgammon.
+
+    Where gammons do not count (BX, BN...) a gammon is just a win, and is called one.
+    """
+    if result.winner is None:
+        return "a draw: 500 moves each without a winner"
+    plural = "" if result.points == 1 else "s"
+    kind = str(result.kind)
+    if not counts_gammons and kind in ("gammon", "backgammon"):
+        kind = "single"
+    how = _HOW.get(kind, "won").format(loser=names[result.winner.other])
+    return f"{names[result.winner]} {how} ({result.points} point{plural})"
