@@ -8,38 +8,17 @@ cross-checked through the text commands: `set matchid ID` must make gnubg report
 
 from __future__ import annotations
 
-import ctypes
-import os
 import random
-import tempfile
 from pathlib import Path
 
 import gnubg
+from gnubg_text import gnubg_command
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "engine" / "data" / "gnubg_match_ids.txt"
 HEADER = (
     "# cube owner(-1 centred) on_roll crawford game_state turn doubled resigned die0 die1"
     " length score0 score1 jacoby match_id\n"
 )
-_libc = ctypes.CDLL(None)
-
-
-def quiet(command: str) -> str:
-    """Run a gnubg text command, capturing what it prints on file descriptor 1."""
-    with tempfile.TemporaryFile() as capture:
-        _libc.fflush(None)
-        saved = os.dup(1)
-        os.dup2(capture.fileno(), 1)
-        try:
-            gnubg.command(command)
-        finally:
-            _libc.fflush(None)
-            os.dup2(saved, 1)
-            os.close(saved)
-        capture.seek(0)
-        return capture.read().decode()
-
-
 def random_case(rng: random.Random) -> list[int]:
     length = rng.choice([0, 0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25, 64])
     if length:
@@ -110,14 +89,14 @@ def main() -> None:
     ]
     cases = fixed + [random_case(rng) for _ in range(300)]
     for command in ("set display off", "set player 0 human", "set player 1 human", "new match 7"):
-        quiet(command)
+        gnubg_command(command)
     lines = [HEADER]
     checked = 0
     for case in cases:
         match_id = gnubg_id(case)
         # `set matchid` keeps only settled states (it drops a pending double or resignation).
         if case[4] == 1 and not case[6] and not case[7]:
-            said = quiet(f"set matchid {match_id}")
+            said = gnubg_command(f"set matchid {match_id}")
             assert gnubg.matchid() == match_id, (case, match_id, gnubg.matchid(), said)
             checked += 1
         lines.append(" ".join(map(str, case)) + f" {match_id}\n")

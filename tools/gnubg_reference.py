@@ -27,19 +27,18 @@ command instead, parsed with ``gnubg.parsemove``; the two sources are checked ag
 
 from __future__ import annotations
 
-import ctypes
 import gzip
 import os
 import random
 import re
 import sys
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import gnubg
+from gnubg_text import gnubg_command
 
 Side = tuple[int, ...]
 """25 checker counts in the side's own numbering: index p - 1 for point p, index 24 the bar."""
@@ -98,7 +97,6 @@ class TextHint:
     _LINE = re.compile(r"^\s*\d+\.\s+\S+\s+\d+-ply\s+(.+?)\s+Eq\.:", re.MULTILINE)
 
     def __init__(self) -> None:
-        self._libc = ctypes.CDLL(None)
         # Threads 1: with worker threads, hint never returns inside the Python module.
         for command in (
             "set threads 1", "set display off", "set sound enable off",
@@ -111,23 +109,7 @@ class TextHint:
 
     def command(self, text: str) -> str:
         """Run a gnubg command and return what it printed."""
-        self._libc.fflush(None)
-        handle, path = tempfile.mkstemp()
-        saved = os.dup(1)
-        os.dup2(handle, 1)
-        try:
-            gnubg.command(text)
-            self._libc.fflush(None)
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-        os.lseek(handle, 0, 0)
-        output = b""
-        while chunk := os.read(handle, 1 << 16):
-            output += chunk
-        os.close(handle)
-        os.unlink(path)
-        return output.decode()
+        return gnubg_command(text)
 
     def moves(self, position_id: str, dice: tuple[int, int], count: int) -> list[str]:
         """The move texts of gnubg's ``hint`` for ``count`` plays (all of them)."""

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import ctypes
 import datetime
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from gnubg_text import gnubg_command
 from random_play import random_record
 
 from backgammon.engine import (
@@ -30,23 +28,6 @@ gnubg = pytest.importorskip("gnubg")
 
 PLAYER = {Side.BLACK: "X", Side.WHITE: "O"}  # gnubg's player 0 is the left column
 NAMES = PerSide("alice", "bob")
-
-
-def gnubg_command(command: str) -> str:
-    """Run a gnubg command; it prints through C stdio on fd 1, so capture that descriptor."""
-    libc = ctypes.CDLL(None)
-    with tempfile.TemporaryFile() as capture:
-        libc.fflush(None)
-        saved = os.dup(1)
-        os.dup2(capture.fileno(), 1)
-        try:
-            gnubg.command(command)
-        finally:
-            libc.fflush(None)
-            os.dup2(saved, 1)
-            os.close(saved)
-        capture.seek(0)
-        return capture.read().decode(errors="replace")
 
 
 def gnubg_reads(text: str, tmp_path: Path, *, jacoby: bool = False) -> dict[str, Any]:
