@@ -210,7 +210,8 @@ def build_page(
     can_act = side is not None and game.is_active and state.actor is side
     page = GamePage(game, state, viewer, side is not None, can_act, board=layout_board(
         state.position_for(viewer), viewer=viewer), names=names, swap=swap)
-    page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons)
+    page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons,
+                                with_messages=side is not None)
     page.opening = _opening_words(logged, state, names)
     page.previous_result = _previous_result(state, names)
     turn: Turn | None = None

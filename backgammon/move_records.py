@@ -133,8 +133,13 @@ def _entry(item: LoggedAction) -> str:
     }.get(kind, "")
 
 
-def game_records(logged: Sequence[LoggedAction], names: PerSide[str], *, counts_gammons: bool) -> list[GameRecord]:
-    """The moves list: one record per game, rows numbered like a .mat file, Black left, White right."""
+def game_records(
+    logged: Sequence[LoggedAction], names: PerSide[str], *, counts_gammons: bool, with_messages: bool,
+) -> list[GameRecord]:
+    """The moves list: one record per game, rows numbered like a .mat file, Black left, White right.
+
+    Messages are private between the two players (as on ItsYourTurn): ``with_messages`` only for them.
+    """
     records: list[GameRecord] = []
     for item in logged:
         number = item.game_number
@@ -150,7 +155,7 @@ def game_records(logged: Sequence[LoggedAction], names: PerSide[str], *, counts_
         side = item.actor
         if side is None:
             continue
-        _place(record, side, _entry(item), item.message)
+        _place(record, side, _entry(item), item.message if with_messages else "")
         if item.result is not None:
             record.result = result_words(item.result, names, counts_gammons=counts_gammons)
     return records

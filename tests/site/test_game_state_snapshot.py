@@ -216,7 +216,7 @@ def test_the_moves_list_puts_a_timeout_under_the_player_who_ran_out_of_time(
     game_enforce_deadline(game_id=game.pk, action_number=game.action_count, now=game.deadline + timedelta(seconds=1))
     fresh = Game.objects.get(pk=game.pk)
     names = PerSide("alice", "bob")
-    last = game_records(logged_actions(fresh), names, counts_gammons=True)[-1]
+    last = game_records(logged_actions(fresh), names, counts_gammons=True, with_messages=True)[-1]
     assert last.rows[-1].cells[loser] == "ran out of time"
     assert "ran out of time" not in [row.cells[loser.other] for row in last.rows]
     assert last.result.startswith(f"{names[loser.other]} won: {names[loser]} ran out of time (")
@@ -229,7 +229,7 @@ def test_the_action_that_ends_a_game_stays_in_that_game_in_the_moves_list(alice:
     game = act(game, game.player(doubler), Action.double())
     game = act(game, game.player(doubler.other), Action.drop())
     names = PerSide("alice", "bob")
-    first, second = game_records(logged_actions(game), names, counts_gammons=True)
+    first, second = game_records(logged_actions(game), names, counts_gammons=True, with_messages=True)
     assert (first.number, second.number) == (1, 2)
     assert [first.rows[-1].cells[doubler], first.rows[-1].cells[doubler.other]] == ["doubles to 2", "passes"]
     assert first.result == f"{names[doubler]} won: {names[doubler.other]} passed the double (1 point)"
