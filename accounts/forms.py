@@ -36,7 +36,7 @@ class SignUpForm(forms.Form):
     )
     email = forms.EmailField(
         label="E-mail",
-        help_text="Used only to reset a forgotten password and, if you wish, for turn notices.",
+        help_text="Used only to reset a forgotten password; other players never see it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password1 = forms.CharField(

@@ -48,7 +48,6 @@ class ChallengeForm(forms.Form):
         coerce=lambda seconds: timedelta(seconds=int(seconds)),
         label="Time limit per move",
     )
-    rated = forms.BooleanField(required=False, initial=True, label="Rated game")
     message = forms.CharField(
         required=False,
         max_length=CHALLENGE_MESSAGE_MAX,
@@ -84,7 +83,6 @@ class ChallengeForm(forms.Form):
             "variant": data["variant"],
             "match_length": data["match_length"],
             "time_limit": data["time_limit"],
-            "rated": data["rated"],
             "message": data["message"],
             "jacoby": data["jacoby"],
             "beavers": data["beavers"],

@@ -27,7 +27,7 @@ def challenge(challenger: Any, opponent: Any, variant: str = "BP") -> Challenge:
 
 
 def form_data(**changes: Any) -> dict[str, Any]:
-    data = {"opponent": "bob", "variant": "BP", "match_length": "", "time_limit": str(3 * 86400), "rated": "on"}
+    data = {"opponent": "bob", "variant": "BP", "match_length": "", "time_limit": str(3 * 86400)}
     data.update(changes)
     return data
 
@@ -87,7 +87,7 @@ def test_new_game_sends_a_challenge(alice_client: Client, alice: Any, bob: Any) 
     assert response.status_code == 302 and response["Location"] == reverse(STATUS)
     sent = Challenge.objects.get()
     assert (sent.challenger, sent.challenged, sent.variant, sent.match_length, sent.message) == (alice, bob, "BP", 7, "Hi Bob")
-    assert sent.time_limit == timedelta(days=3) and sent.rated
+    assert sent.time_limit == timedelta(days=3)
     page = alice_client.get(reverse(STATUS)).content.decode()
     assert "Your challenge was sent to bob." in page
 
