@@ -97,19 +97,19 @@ class ThrottledLoginForm(AuthenticationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """E-mail (on the user) and board colours (on the profile), edited on one page."""
+    """E-mail (on the user), board colours and play preferences (on the profile), on one page."""
 
     email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
     class Meta:
         model = Profile
-        fields = ("checker_colours",)
+        fields = ("checker_colours", "confirm_double")
         widgets: ClassVar[dict[str, Any]] = {"checker_colours": forms.RadioSelect}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["email"].initial = self.instance.user.email
-        self.order_fields(["email", "checker_colours"])
+        self.order_fields(["email", "checker_colours", "confirm_double"])
 
     def save(self, commit: bool = True) -> Profile:
         profile: Profile = super().save(commit=False)

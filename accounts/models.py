@@ -26,6 +26,12 @@ class Profile(models.Model):
         choices=CheckerColours.choices,
         default=CheckerColours.BLACK_WHITE,
     )
+    # A double cannot be taken back, and the button sits beside Roll: ask first unless told not to.
+    confirm_double = models.BooleanField(
+        "ask before doubling",
+        default=True,
+        help_text="Double then shows a step where you confirm it (and may add a message).",
+    )
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"

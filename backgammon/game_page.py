@@ -132,6 +132,8 @@ class GamePage:
     previous_result: str = ""
     resign_levels: tuple[tuple[int, str], ...] = ()
     prompt: str = ""
+    asks_before_doubling: bool = True
+    confirming_double: bool = False
 
     @property
     def phase(self) -> str:
@@ -164,6 +166,14 @@ class GamePage:
     @property
     def cube_words(self) -> str:
         return _cube_words(self.state, self.names)
+
+    @property
+    def double_to(self) -> int:
+        return self.state.cube_value * 2
+
+    @property
+    def opponent_name(self) -> str:
+        return self.names[self.viewer.other]
 
 
 def _last_plays(logged: Sequence[LoggedAction], game_number: int) -> dict[Side, LoggedAction]:
@@ -199,10 +209,10 @@ def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
 
 def build_page(
     game: Game, logged: Sequence[LoggedAction], *, user: Any, steps_text: str = "", swap: bool = False,
-    link: Any = None,
+    link: Any = None, confirm_double: bool = False,
 ) -> GamePage:
     """The page for ``user`` (spectators see Black's side); ``logged`` is ``logged_actions(game)``;
-    ``link(steps, swap)`` makes a URL."""
+    ``link(steps, swap)`` makes a URL; ``confirm_double`` asks for the step that confirms a double."""
     state = game.state()
     side = game.side_of(user)
     viewer = side if side is not None else Side.BLACK
@@ -220,6 +230,8 @@ def build_page(
         page.turn = turn
         _fill_turn(page, turn, link)
     page.resign_levels = _resign_levels(state) if can_act and state.phase in (Phase.ROLL, Phase.MOVE) else ()
+    page.asks_before_doubling = getattr(getattr(user, "profile", None), "confirm_double", True)
+    page.confirming_double = confirm_double and can_act and state.phase is Phase.ROLL and state.can_double()
     page.board = _board(page, logged, turn, link, user)
     page.prompt = _prompt(page)
     return page

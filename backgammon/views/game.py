@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseStopPolling
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from backgammon.engine import EngineError, PerSide
 from backgammon.engine.actions import Action
@@ -29,6 +29,7 @@ from backgammon.models import Game
 from backgammon.move_records import logged_actions
 from backgammon.services import ActionRejected, game_apply_action
 from backgammon.services.games import STALE_PAGE
+from backgammon.views.lobby import next_game_url
 
 __all__ = ["game", "game_act", "game_mat", "game_poll"]
 
@@ -60,9 +61,10 @@ def _link_maker(game: Game) -> Any:
     return link
 
 
-def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False) -> GamePage:
+def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False,
+          confirm_double: bool = False) -> GamePage:
     return build_page(game, logged_actions(game), user=request.user, steps_text=steps, swap=swap,
-                      link=_link_maker(game))
+                      link=_link_maker(game), confirm_double=confirm_double)
 
 
 def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: int = 200,
@@ -82,6 +84,7 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
         "undo_url": None if page.undo_steps is None else link(page.undo_steps, page.swap),
         "reset_url": link("", page.swap),
         "self_url": link(page.steps_text, page.swap),
+        "confirm_double_url": f"{link('', False)}?{urlencode({'confirm': 'double'})}",
     }
     template = "backgammon/_game.html" if partial else "backgammon/game.html"
     response = render(request, template, context, status=status)
@@ -93,9 +96,11 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
 @login_required
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The game page; ``steps`` and ``swap`` in the query string hold the turn being built."""
+    """The game page; ``steps`` and ``swap`` in the query string hold the turn being built, and
+    ``confirm=double`` asks for the step that confirms a double."""
     the_game = _game_or_404(game_id)
-    page = _page(request, the_game, steps=request.GET.get("steps", ""), swap=request.GET.get("swap") == "1")
+    page = _page(request, the_game, steps=request.GET.get("steps", ""), swap=request.GET.get("swap") == "1",
+                 confirm_double=request.GET.get("confirm") == "double")
     return _render(request, page)
 
 
@@ -145,7 +150,8 @@ def _refusal_status(game: Game, user: Any, message: str) -> int:
 @login_required
 @require_POST
 def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Roll, double, take, drop, beaver, resign, answer a resignation, or submit a play."""
+    """Roll, double, take, drop, beaver, resign, answer a resignation, or submit a play;
+    ``then=next`` goes on to the next game waiting for the player (or Game status) afterwards."""
     the_game = _game_or_404(game_id)
     try:
         expected = int(request.POST.get("expected_number", ""))
@@ -163,10 +169,21 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         fresh = _game_or_404(game_id)
         keep_turn = expected == fresh.action_count
         page = _page(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
-                     swap=request.POST.get("swap") == "1" and keep_turn)
+                     swap=request.POST.get("swap") == "1" and keep_turn,
+                     confirm_double=request.POST.get("kind") == "double" and keep_turn)
         return _render(request, page, error=refusal.message, status=_refusal_status(fresh, request.user, refusal.message),
                        message=request.POST.get("message", ""), moves_text=request.POST.get("moves_text", ""))
-    return redirect("backgammon:game", game_id=the_game.pk)
+    # "Submit & next game" (ItsYourTurn's submit-and-go-on): straight to the next game waiting.
+    if request.POST.get("then") == "next":
+        return _go(request, next_game_url(request))
+    return _go(request, reverse("backgammon:game", args=[the_game.pk]))
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    """Post/redirect/get; htmx is told to load the page itself rather than swap a redirect in."""
+    if getattr(request, "htmx", False):
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 @login_required

@@ -24,7 +24,7 @@ from backgammon.services import (
     status_lists,
 )
 
-__all__ = ["challenge_respond", "game_url", "new_game", "next_game", "status"]
+__all__ = ["challenge_respond", "game_url", "new_game", "next_game", "next_game_url", "status"]
 
 
 def game_url(game: Game) -> str:
@@ -120,12 +120,17 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
+def next_game_url(request: HttpRequest) -> str:
+    """The game where I must act with the oldest deadline, or Game status (saying so) if none."""
+    game = next_game_for(request.user)
+    if game is None:
+        messages.info(request, "No game is waiting for you.")
+        return reverse("backgammon:status")
+    return game_url(game)
+
+
 @login_required
 @require_GET
 def next_game(request: HttpRequest) -> HttpResponse:
     """The game where I must act with the oldest deadline, or Game status if there is none."""
-    game = next_game_for(request.user)
-    if game is None:
-        messages.info(request, "No game is waiting for you.")
-        return redirect("backgammon:status")
-    return redirect(game_url(game))
+    return redirect(next_game_url(request))

@@ -53,7 +53,7 @@ def links(response: Any) -> dict[str, str]:
 
 
 def buttons(response: Any) -> list[str]:
-    return [label.strip() for label in re.findall(r'<button type="submit" class="button[^"]*">([^<]*)</button>', text(response))]
+    return [label.strip() for label in re.findall(r'<button type="submit" class="button[^"]*"[^>]*>([^<]*)</button>', text(response))]
 
 
 @pytest.fixture
@@ -230,7 +230,9 @@ def test_the_roll_and_double_buttons_then_take_or_pass(alice_client: Client, bob
     game = service_act(game, bob, Action.roll(1, 1))  # Bob may double, so he rolls himself
     game = service_act(game, bob, Action.play(((24, 18), (13, 9))))
     roll_page = page_of(alice_client, game)
-    assert buttons(roll_page) == ["Roll", "Double", "Offer to resign"]
+    # Double asks for confirmation first (the default preference): a link to that step.
+    assert buttons(roll_page) == ["Roll", "Offer to resign"]
+    assert f'href="/games/{game.pk}/?confirm=double"' in text(roll_page)
     assert "Your turn: roll the dice, or double." in text(roll_page)
     assert post(alice_client, game, "double").status_code == 302
     game = fresh(game)
