@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/", lobby.status, name="status"),
     path("games/new/", lobby.new_game, name="new_game"),
     path("games/next/", lobby.next_game, name="next_game"),
+    path("games/waiting-count/", lobby.play_count, name="play_count"),
     path("challenges/<int:challenge_id>/respond/", lobby.challenge_respond, name="challenge_respond"),
     # The game page.
     path("games/<int:game_id>/", game.game, name="game"),

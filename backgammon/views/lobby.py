@@ -9,7 +9,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.engine import VARIANTS
 from backgammon.forms import ChallengeForm
@@ -20,11 +22,12 @@ from backgammon.services import (
     challenge_create,
     challenge_decline,
     challenge_withdraw,
+    games_awaiting_count,
     next_game_for,
     status_lists,
 )
 
-__all__ = ["challenge_respond", "game_url", "new_game", "next_game", "next_game_url", "status"]
+__all__ = ["challenge_respond", "game_url", "new_game", "next_game", "next_game_url", "play_count", "status"]
 
 
 def game_url(game: Game) -> str:
@@ -36,8 +39,13 @@ def game_url(game: Game) -> str:
 
 
 def _render_status(request: HttpRequest, *, status_code: int = 200) -> HttpResponse:
+    """The page, or for htmx's poll only its lists (the page asks every few seconds)."""
     lists = status_lists(request.user)
-    return render(request, "backgammon/status.html", {"lists": lists}, status=status_code)
+    htmx = getattr(request, "htmx", None)
+    template = "backgammon/_status_lists.html" if htmx and not htmx.boosted else "backgammon/status.html"
+    response = render(request, template, {"lists": lists}, status=status_code)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @login_required
@@ -134,3 +142,18 @@ def next_game_url(request: HttpRequest) -> str:
 def next_game(request: HttpRequest) -> HttpResponse:
     """The game where I must act with the oldest deadline, or Game status if there is none."""
     return redirect(next_game_url(request))
+
+
+@require_GET
+def play_count(request: HttpRequest) -> HttpResponse:
+    """The PLAY menu's count of games waiting for me, polled by every page: 204 while unchanged.
+
+    One query of its own, as every open tab asks. A visitor (logged out meanwhile) gets 286,
+    which stops htmx asking, rather than a redirect to the log-in page swapped into the header.
+    """
+    if not request.user.is_authenticated:
+        return HttpResponseStopPolling()
+    count = games_awaiting_count(request.user)
+    if request.GET.get("n") == str(count):
+        return HttpResponse(status=204)
+    return render(request, "partials/play_count.html", {"games_awaiting_count": count})

@@ -70,7 +70,7 @@ def test_the_header_counts_games_where_i_must_act(
     start_game(alice, charlie, "BN")
     start_game(alice, charlie, "BX")  # charlie's turn: not counted
     page = alice_client.get(reverse("help_rules")).content.decode()
-    assert "Game status <span class=\"badge\" aria-label=\"2 waiting for you\">(2)</span>" in page
+    assert "Game status <span id=\"play-menu-count\"><span class=\"badge\" aria-label=\"2 waiting for you\">(2)</span></span>" in page
 
 
 def test_new_game_offers_every_variant_with_sensible_defaults(alice_client: Client) -> None:

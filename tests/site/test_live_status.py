@@ -1,0 +1,79 @@
+"""Game status and the PLAY menu's count keep themselves up to date (issue 6, item 15).
+
+The status page polls its own lists; every page's header shows the count of games waiting for me
+on the closed PLAY menu bar and asks a small endpoint for it, which answers 204 while unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from backgammon.services import challenge_create
+from tests.site.gamebuilder import scripted_dice, start_game
+
+pytestmark = pytest.mark.django_db
+
+COUNT = "backgammon:play_count"
+
+
+def test_the_status_page_polls_its_lists(bob_client: Client) -> None:
+    page = bob_client.get(reverse("backgammon:status")).content.decode()
+    assert '<div id="status-lists" hx-get="/games/"' in page and 'hx-trigger="every 5s"' in page
+
+
+def test_a_challenge_arrives_in_the_polled_lists(bob_client: Client, alice: Any, bob: Any) -> None:
+    before = bob_client.get(reverse("backgammon:status"), HTTP_HX_REQUEST="true").content.decode()
+    assert "challenges you to" not in before
+    challenge_create(challenger=alice, opponent="bob", variant="BP", time_limit=timedelta(days=1))
+    response = bob_client.get(reverse("backgammon:status"), HTTP_HX_REQUEST="true")
+    region = response.content.decode()
+    assert response.status_code == 200 and "HX-Request" in response["Vary"]
+    assert "<html" not in region
+    assert 'id="status-lists"' in region and "challenges you to" in region and 'value="accept"' in region
+
+
+def test_the_closed_menu_bar_shows_the_count(alice_client: Client, alice: Any, bob: Any,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    page = alice_client.get(reverse("help_rules")).content.decode()
+    assert re.search(r'<summary>Play\s*<span id="play-badge"', page) and f'{reverse(COUNT)}?n=0"' in page
+    scripted_dice(monkeypatch).then((3, 1))
+    start_game(alice, bob, "BX")  # alice won the opening roll: her turn
+    page = alice_client.get(reverse("help_rules")).content.decode()
+    assert f'{reverse(COUNT)}?n=1"' in page
+    assert '<span class="badge">1<span class="visually-hidden"> waiting for you</span></span></span></summary>' in page
+
+
+def test_the_count_answers_204_while_unchanged_and_both_counts_when_changed(
+    alice_client: Client, alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert alice_client.get(reverse(COUNT), {"n": "0"}).status_code == 204
+    scripted_dice(monkeypatch).then((3, 1))
+    start_game(alice, bob, "BX")
+    changed = alice_client.get(reverse(COUNT), {"n": "0"})
+    body = changed.content.decode()
+    assert changed.status_code == 200
+    assert f'<span id="play-badge" class="play-badge" hx-get="{reverse(COUNT)}?n=1"' in body
+    assert '<span id="play-menu-count" hx-swap-oob="true"><span class="badge" aria-label="1 waiting for you">(1)</span></span>' in body
+    assert alice_client.get(reverse(COUNT), {"n": "1"}).status_code == 204
+
+
+def test_the_count_costs_one_query_of_its_own(alice_client: Client, alice: Any) -> None:
+    alice_client.get(reverse(COUNT), {"n": "0"})  # the session is warm
+    with CaptureQueriesContext(connection) as queries:
+        assert alice_client.get(reverse(COUNT), {"n": "0"}).status_code == 204
+    games = [query["sql"] for query in queries if "backgammon_" in query["sql"]]
+    assert len(games) == 1
+
+
+def test_a_visitor_is_told_to_stop_asking(client: Client, db: None) -> None:
+    assert client.get(reverse(COUNT), {"n": "0"}).status_code == 286
+    page = client.get(reverse("help_rules")).content.decode()
+    assert "play-badge" not in page
