@@ -1,0 +1,134 @@
+"""Issue 6's player-facing items in two browsers: Game status and the PLAY count updating by
+themselves (item 15), a confirmed double with a message the opponent reads (item 16), and
+Submit & next game (item 18).
+
+The server's dice are scripted (the live server runs in this process, so the patch reaches it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from backgammon.engine.actions import Action
+from backgammon.models import Game
+from backgammon.services import challenge_create
+from tests.e2e.scenes import cast, roll_or_double, session_cookie
+from tests.site.gamebuilder import THREE_DAYS, act, scripted_dice, start_game
+
+Shot = Callable[[Page, str], Path]
+TabMaker = Callable[..., Page]
+# The status lists poll every 5 s and the PLAY count every 10 s: wait a little longer than that.
+POLLED = 13_000
+
+
+@pytest.fixture
+def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
+    """tab_for(user, width=1280) -> a logged-in page in its own context, closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    def make(user: Any, width: int = 1280) -> Page:
+        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900})
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        name, value = session_cookie(user)
+        context.add_cookies([{"name": name, "value": value, "url": live_server.url}])
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def test_status_and_the_play_count_update_without_a_reload(tab_for: TabMaker, transactional_db: None,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           screenshot: Shot) -> None:
+    who = cast()
+    bob = tab_for(who.bob)
+    bob.goto("/games/")
+    expect(bob.locator("#play-badge .badge")).to_have_count(0)
+    bob.evaluate("window.stillTheSamePage = true")  # gone if anything reloaded the page
+
+    challenge = challenge_create(challenger=who.alice, opponent="bob", variant="BP", time_limit=THREE_DAYS)
+    expect(bob.locator(f"#challenge-{challenge.pk}")).to_contain_text("alice challenges you to", timeout=POLLED)
+
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(who.alice, who.bob, variant="BX", match_length=0)  # alice moves first
+    act(game, who.alice, Action.play(((8, 5), (6, 5))))  # now bob's turn
+    your_turn = bob.locator("section[aria-labelledby=my-turn]")
+    expect(your_turn).to_contain_text(f"#{game.pk}", timeout=POLLED)
+    expect(bob.locator("summary #play-badge .badge")).to_have_text("1 waiting for you", timeout=POLLED)
+    assert bob.evaluate("window.stillTheSamePage") is True
+    screenshot(bob, "live-1-status-updated")
+
+    bob.locator("summary", has_text="Play").click()
+    expect(bob.locator("#play-menu-count")).to_have_text("(1)")
+    screenshot(bob, "live-2-play-menu-open")
+
+
+def test_a_confirmed_double_with_a_message_reaches_the_opponent(tab_for: TabMaker, transactional_db: None,
+                                                                monkeypatch: pytest.MonkeyPatch,
+                                                                screenshot: Shot) -> None:
+    who = cast()
+    scene = roll_or_double(who, monkeypatch)
+    alice, bob = tab_for(who.alice), tab_for(who.bob, width=390)
+    bob.goto(scene.url)
+    alice.goto(scene.url)
+
+    alice.get_by_role("link", name="Double").click()
+    panel = alice.locator(".controls__confirm")
+    expect(panel).to_contain_text("Double to 2?")
+    assert Game.objects.get(pk=scene.game.pk).cube_value == 1  # nothing happens before Confirm
+    panel.get_by_label(re.compile("Message")).fill("Feeling brave, Bob?")
+    screenshot(alice, "double-1-confirm")
+    panel.get_by_role("button", name="Confirm: double to 2").click()
+    expect(alice.locator(".game__prompt")).to_contain_text("Waiting for bob to take or pass the double.")
+
+    # Bob's open page updates by itself, with Alice's message and a message field of his own.
+    expect(bob.locator(".game__prompt")).to_contain_text("alice doubles to 2", timeout=5_000)
+    expect(bob.locator(".moves")).to_contain_text("Feeling brave, Bob?")
+    bob.get_by_label(re.compile("Message")).first.fill("Always!")
+    screenshot(bob, "double-2-take-or-pass-phone")
+    bob.get_by_role("button", name="Take").click()
+    expect(alice.locator(".moves")).to_contain_text("Always!", timeout=5_000)
+    assert Game.objects.get(pk=scene.game.pk).cube_value == 2
+
+
+def test_cancelling_the_double_changes_nothing(tab_for: TabMaker, transactional_db: None,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    who = cast()
+    scene = roll_or_double(who, monkeypatch)
+    alice = tab_for(who.alice)
+    alice.goto(scene.url)
+    alice.get_by_role("link", name="Double").click()
+    alice.locator(".controls__confirm").get_by_role("link", name="Cancel").click()
+    expect(alice.get_by_role("button", name="Roll")).to_be_visible()
+    expect(alice.locator(".controls__confirm")).to_have_count(0)
+    assert Game.objects.get(pk=scene.game.pk).action_count == scene.game.action_count
+
+
+def test_submit_and_next_game_goes_from_game_to_game(tab_for: TabMaker, transactional_db: None,
+                                                     monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    first = start_game(who.alice, who.bob, variant="BX", match_length=0)
+    second = start_game(who.alice, who.charlie, variant="BX", match_length=0)
+    alice = tab_for(who.alice)
+
+    alice.goto(f"/games/{first.pk}/?steps=8-5,6-5")
+    screenshot(alice, "next-1-submit-buttons")
+    alice.get_by_role("button", name="Submit & next game").click()
+    expect(alice).to_have_url(re.compile(rf"/games/{second.pk}/$"))
+    expect(alice.locator(".game__prompt")).to_contain_text("You rolled 4-2")
+
+    alice.get_by_text("Type the move instead").click()
+    alice.get_by_label(re.compile("^Move")).fill("8/4 6/4")
+    alice.locator(".controls__typed").get_by_role("button", name="Submit & next game").click()
+    expect(alice).to_have_url(re.compile(r"/games/$"))
+    expect(alice.locator(".messages")).to_contain_text("No game is waiting for you.")
+    assert Game.objects.get(pk=second.pk).actions.filter(kind="play").get().notation == "8/4 6/4"
