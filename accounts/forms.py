@@ -11,7 +11,6 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
 
-from accounts import throttle
 from accounts.models import Profile
 
 User = get_user_model()
@@ -71,8 +70,8 @@ class SignUpForm(forms.Form):
         return cleaned
 
 
-class ThrottledLoginForm(AuthenticationForm):
-    """Django's log-in form, refusing attempts once a userid or address is locked out."""
+class LoginForm(AuthenticationForm):
+    """Django's log-in form with our wording; django-axes counts its failures and locks out."""
 
     def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
@@ -82,24 +81,13 @@ class ThrottledLoginForm(AuthenticationForm):
             "invalid_login": "That userid and password do not match. Passwords are case-sensitive.",
         }
 
-    def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username") or ""
-        ip = throttle.client_ip(self.request) if self.request else "unknown"
-        if throttle.is_locked_out(username, ip):
-            raise ValidationError(throttle.lockout_message(), code="throttled")
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            throttle.record_failure(username, ip)
-            raise
-        throttle.clear_userid(username)
-        return cleaned
-
 
 class ProfileForm(forms.ModelForm):
     """E-mail (on the user) and board colours (on the profile), edited on one page."""
 
-    email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email = forms.EmailField(
+        label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
 
     class Meta:
         model = Profile

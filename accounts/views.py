@@ -1,4 +1,4 @@
-"""Account pages: sign-up, log-in (throttled), log-out, password change and reset, profile.
+"""Account pages: sign-up, log-in (guarded by django-axes), log-out, password change and reset, profile.
 
 Django's auth views do the work; we give them our forms, templates and namespaced URLs.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -18,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import ProfileForm, SignUpForm, ThrottledLoginForm
+from accounts.forms import LoginForm, ProfileForm, SignUpForm
 from accounts.services import account_create
 
 
@@ -39,7 +40,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             # Someone took the same userid (in any case) between the form's check and now.
             form.add_error("username", SignUpForm.TAKEN)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
             messages.success(request, f"Welcome, {user.get_username()}! Your userid is ready.")
             return redirect("home")
     status = 400 if request.method == "POST" else 200
@@ -47,7 +48,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    form_class = ThrottledLoginForm
+    form_class = LoginForm
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
@@ -86,6 +87,12 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form):  # type: ignore[no-untyped-def]
+        response = super().form_valid(form)
+        # Whoever can read the player's mail may log in again at once, from anywhere.
+        axes_reset(username=form.user.get_username().lower())
+        return response
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

@@ -6,6 +6,7 @@ Production needs at least SECRET_KEY, DICE_KEY, ALLOWED_HOSTS and DATABASE_URL; 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -66,6 +67,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tasks",
     "django_tasks_db",
+    "axes",
     "accounts",
     "backgammon",
 ]
@@ -80,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out log-in into the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "gamesite.urls"
@@ -112,7 +116,7 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# One cache shared by every app server (login throttling lives here): the database by
+# One cache shared by every app server (rate limits live here): the database by
 # default, Redis when REDIS_URL is set.
 _REDIS_URL = env_str("REDIS_URL", "")
 if _REDIS_URL:
@@ -146,10 +150,26 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Login throttling (accounts.throttle): failures counted per userid and per client address.
-LOGIN_FAILURES_PER_USERID = env_int("LOGIN_FAILURES_PER_USERID", 5)
-LOGIN_FAILURES_PER_IP = env_int("LOGIN_FAILURES_PER_IP", 20)
+# Log-in lock-outs (django-axes, for the site's log-in and the admin's alike): after
+# LOGIN_FAILURE_LIMIT wrong passwords for one userid from one address, that userid is paused
+# from that address only, so nobody can lock a player out from elsewhere. The attempts live in
+# the database, shared by every app server. A success or a password reset clears them.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first, so a locked-out attempt stops here
+    "accounts.backends.CaseInsensitiveModelBackend",
+]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_LOCKOUT_SECONDS)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Further tries while paused are refused without extending the pause.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "accounts.login_guard.normalised_userid"
+AXES_CLIENT_IP_CALLABLE = "accounts.login_guard.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.login_guard.lockout_response"
+AXES_VERBOSE = False
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -213,7 +233,7 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", False)
-# Login throttling counts per client address; behind a proxy the address comes from
+# Log-in lock-outs count per client address; behind a proxy the address comes from
 # X-Forwarded-For, and only when this is set (a client could forge the header otherwise).
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
 
