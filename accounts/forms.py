@@ -83,10 +83,17 @@ class LoginForm(AuthenticationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """E-mail (on the user) and board colours (on the profile), edited on one page."""
+    """E-mail (on the user) and board colours (on the profile), edited on one page. A new
+    e-mail address needs the current password: with the e-mail, whoever holds a stolen session
+    could reset the password and keep the account."""
 
-    email = forms.EmailField(
-        label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    current_password = forms.CharField(
+        label="Current password",
+        required=False,
+        strip=False,
+        help_text="Needed only to change your e-mail address.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
     class Meta:
@@ -97,7 +104,24 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["email"].initial = self.instance.user.email
-        self.order_fields(["email", "checker_colours"])
+        self.order_fields(["email", "current_password", "checker_colours"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        email = cleaned.get("email")
+        user = self.instance.user
+        if email is not None and email.lower() != user.email.lower():
+            password = cleaned.get("current_password") or ""
+            if not password:
+                self.add_error(
+                    "current_password", "Please type your current password to change your e-mail."
+                )
+            elif not user.check_password(password):
+                self.add_error(
+                    "current_password",
+                    "That is not your current password, so your e-mail address is unchanged.",
+                )
+        return cleaned
 
     def save(self, commit: bool = True) -> Profile:
         profile: Profile = super().save(commit=False)

@@ -20,6 +20,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from accounts.rate_limits import PASSWORD_RESET_REFUSED, password_reset_refused
 from accounts.services import account_create
 
 
@@ -78,6 +79,14 @@ class PasswordResetView(auth_views.PasswordResetView):
     success_url = reverse_lazy("accounts:password_reset_done")
     # Without the sites framework Django would call the site by its domain name.
     extra_email_context: ClassVar[dict[str, str]] = {"site_name": settings.SITE_NAME}
+
+    def form_valid(self, form):  # type: ignore[no-untyped-def]
+        # A clear refusal rather than the usual "on its way" page: the person then knows why no
+        # new e-mail comes, and since unknown addresses count too, it tells nothing about them.
+        if password_reset_refused(self.request, form.cleaned_data["email"]):
+            form.add_error(None, PASSWORD_RESET_REFUSED)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

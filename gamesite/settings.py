@@ -17,6 +17,7 @@ from gamesite.env import (
     env_bool,
     env_int,
     env_list,
+    env_rate,
     env_str,
     key_bytes,
 )
@@ -170,6 +171,15 @@ AXES_USERNAME_CALLABLE = "accounts.login_guard.normalised_userid"
 AXES_CLIENT_IP_CALLABLE = "accounts.login_guard.client_address"
 AXES_LOCKOUT_CALLABLE = "accounts.login_guard.lockout_response"
 AXES_VERBOSE = False
+
+# Password-reset e-mails (accounts.rate_limits, django-ratelimit in the cache): at most this many
+# per target e-mail and per client address, as django-ratelimit rates ("3/h", "10/h", "20/d").
+PASSWORD_RESET_RATE_PER_EMAIL = env_rate("PASSWORD_RESET_RATE_PER_EMAIL", "3/h")
+PASSWORD_RESET_RATE_PER_ADDRESS = env_rate("PASSWORD_RESET_RATE_PER_ADDRESS", "10/h")
+# The database cache increments by read and write, not atomically: under a burst of
+# simultaneous requests a few may slip past the limit; REDIS_URL makes it exact. (That is why
+# django_ratelimit is not in INSTALLED_APPS: its system check refuses the database cache.)
+RATELIMIT_USE_CACHE = "default"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
