@@ -12,6 +12,7 @@ from django.core.validators import RegexValidator
 from django.http import HttpRequest
 
 from accounts.models import Profile
+from accounts.skeleton import userid_key
 
 User = get_user_model()
 
@@ -19,6 +20,19 @@ userid_validator = RegexValidator(
     r"\A[A-Za-z0-9_-]{3,20}\Z",
     "A userid is 3 to 20 characters: letters, digits, _ and - only.",
 )
+
+
+def lookalike_error(username: str, *, exclude_user_pk: Any = None) -> ValidationError | None:
+    """Refuse a userid that looks like an existing one ('aIice' beside 'alice')."""
+    others = Profile.objects.filter(userid_skeleton=userid_key(username)).select_related("user")
+    existing = others.exclude(user__pk=exclude_user_pk).first()
+    if existing is None:
+        return None
+    return ValidationError(
+        "That userid looks too much like the existing userid %(existing)s. Please choose another.",
+        code="lookalike",
+        params={"existing": existing.user.get_username()},
+    )
 
 
 class SignUpForm(forms.Form):
@@ -54,6 +68,9 @@ class SignUpForm(forms.Form):
         username: str = self.cleaned_data["username"]
         if User.objects.filter(username__iexact=username).exists():
             raise ValidationError(self.TAKEN)
+        error = lookalike_error(username)
+        if error is not None:
+            raise error
         return username
 
     def clean(self) -> dict[str, Any]:
@@ -87,7 +104,9 @@ class ProfileForm(forms.ModelForm):
     e-mail address needs the current password: with the e-mail, whoever holds a stolen session
     could reset the password and keep the account."""
 
-    email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email = forms.EmailField(
+        label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
     current_password = forms.CharField(
         label="Current password",
         required=False,

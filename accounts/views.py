@@ -38,7 +38,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password1"],
             )
         except IntegrityError:
-            # Someone took the same userid (in any case) between the form's check and now.
+            # Someone took the same userid (in any case) or a look-alike since the form's check.
             form.add_error("username", SignUpForm.TAKEN)
         else:
             login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
