@@ -1,10 +1,35 @@
 """Operators see each player's profile on the player's own admin page, next to the account."""
 
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from accounts.forms import lookalike_error
 from accounts.models import Profile
+from accounts.signals import sync_userid_skeleton
+
+
+class PlayerCreationForm(AdminUserCreationForm):
+    """Operators cannot create a look-alike userid either (the database would refuse it)."""
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        error = lookalike_error(username)
+        if error is not None:
+            raise error
+        return username
+
+
+class PlayerChangeForm(UserChangeForm):
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        error = lookalike_error(username, exclude_user_pk=self.instance.pk)
+        if error is not None:
+            raise error
+        return username
 
 
 class ProfileInline(admin.StackedInline):
@@ -18,9 +43,16 @@ admin.site.unregister(get_user_model())
 
 @admin.register(get_user_model())
 class PlayerAdmin(UserAdmin):
+    form = PlayerChangeForm
+    add_form = PlayerCreationForm
     inlines = (ProfileInline,)
     list_display = ("username", "email", "date_joined", "last_login", "is_active", "is_staff")
     list_filter = ("is_active", "is_staff", "is_superuser", "date_joined")
+
+    def save_related(self, request: Any, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        # The profile inline saved the profile as loaded, with the key of the old userid.
+        sync_userid_skeleton(form.instance)
 
 
 @admin.register(Profile)

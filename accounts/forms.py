@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
 
-from accounts import throttle
 from accounts.models import Profile
+from accounts.skeleton import userid_key
 
 User = get_user_model()
 
@@ -20,6 +20,19 @@ userid_validator = RegexValidator(
     r"\A[A-Za-z0-9_-]{3,20}\Z",
     "A userid is 3 to 20 characters: letters, digits, _ and - only.",
 )
+
+
+def lookalike_error(username: str, *, exclude_user_pk: Any = None) -> ValidationError | None:
+    """Refuse a userid that looks like an existing one ('aIice' beside 'alice')."""
+    others = Profile.objects.filter(userid_skeleton=userid_key(username)).select_related("user")
+    existing = others.exclude(user__pk=exclude_user_pk).first()
+    if existing is None:
+        return None
+    return ValidationError(
+        "That userid looks too much like the existing userid %(existing)s. Please choose another.",
+        code="lookalike",
+        params={"existing": existing.user.get_username()},
+    )
 
 
 class SignUpForm(forms.Form):
@@ -55,6 +68,9 @@ class SignUpForm(forms.Form):
         username: str = self.cleaned_data["username"]
         if User.objects.filter(username__iexact=username).exists():
             raise ValidationError(self.TAKEN)
+        error = lookalike_error(username)
+        if error is not None:
+            raise error
         return username
 
     def clean(self) -> dict[str, Any]:
@@ -71,8 +87,8 @@ class SignUpForm(forms.Form):
         return cleaned
 
 
-class ThrottledLoginForm(AuthenticationForm):
-    """Django's log-in form, refusing attempts once a userid or address is locked out."""
+class LoginForm(AuthenticationForm):
+    """Django's log-in form with our wording; django-axes counts its failures and locks out."""
 
     def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
@@ -82,24 +98,22 @@ class ThrottledLoginForm(AuthenticationForm):
             "invalid_login": "That userid and password do not match. Passwords are case-sensitive.",
         }
 
-    def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username") or ""
-        ip = throttle.client_ip(self.request) if self.request else "unknown"
-        if throttle.is_locked_out(username, ip):
-            raise ValidationError(throttle.lockout_message(), code="throttled")
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            throttle.record_failure(username, ip)
-            raise
-        throttle.clear_userid(username)
-        return cleaned
-
 
 class ProfileForm(forms.ModelForm):
-    """E-mail (on the user), board colours and play preferences (on the profile), on one page."""
+    """E-mail (on the user), board colours and play preferences (on the profile), on one page. A new
+    e-mail address needs the current password: with the e-mail, whoever holds a stolen session
+    could reset the password and keep the account."""
 
-    email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email = forms.EmailField(
+        label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    current_password = forms.CharField(
+        label="Current password",
+        required=False,
+        strip=False,
+        help_text="Needed only to change your e-mail address.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
 
     class Meta:
         model = Profile
@@ -109,7 +123,24 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["email"].initial = self.instance.user.email
-        self.order_fields(["email", "checker_colours", "confirm_double"])
+        self.order_fields(["email", "current_password", "checker_colours", "confirm_double"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        email = cleaned.get("email")
+        user = self.instance.user
+        if email is not None and email.lower() != user.email.lower():
+            password = cleaned.get("current_password") or ""
+            if not password:
+                self.add_error(
+                    "current_password", "Please type your current password to change your e-mail."
+                )
+            elif not user.check_password(password):
+                self.add_error(
+                    "current_password",
+                    "That is not your current password, so your e-mail address is unchanged.",
+                )
+        return cleaned
 
     def save(self, commit: bool = True) -> Profile:
         profile: Profile = super().save(commit=False)

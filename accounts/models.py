@@ -32,6 +32,12 @@ class Profile(models.Model):
         default=True,
         help_text="Double then shows a step where you confirm it (and may add a message).",
     )
+    # The userid's confusable skeleton (accounts.skeleton.userid_key), kept by accounts.signals.
+    # Unique, so two look-alike userids cannot both exist, even when their sign-ups race. Null
+    # only for look-alikes that predate the rule (the first such userid keeps the key).
+    userid_skeleton = models.TextField(
+        "userid skeleton", unique=True, null=True, blank=True, editable=False
+    )
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"

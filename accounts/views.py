@@ -1,4 +1,4 @@
-"""Account pages: sign-up, log-in (throttled), log-out, password change and reset, profile.
+"""Account pages: sign-up, log-in (guarded by django-axes), log-out, password change and reset, profile.
 
 Django's auth views do the work; we give them our forms, templates and namespaced URLs.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -18,7 +19,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import ProfileForm, SignUpForm, ThrottledLoginForm
+from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from accounts.rate_limits import PASSWORD_RESET_REFUSED, password_reset_refused
 from accounts.services import account_create
 
 
@@ -36,10 +38,10 @@ def signup(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password1"],
             )
         except IntegrityError:
-            # Someone took the same userid (in any case) between the form's check and now.
+            # Someone took the same userid (in any case) or a look-alike since the form's check.
             form.add_error("username", SignUpForm.TAKEN)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
             messages.success(request, f"Welcome, {user.get_username()}! Your userid is ready.")
             return redirect("home")
     status = 400 if request.method == "POST" else 200
@@ -47,7 +49,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    form_class = ThrottledLoginForm
+    form_class = LoginForm
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
@@ -78,6 +80,14 @@ class PasswordResetView(auth_views.PasswordResetView):
     # Without the sites framework Django would call the site by its domain name.
     extra_email_context: ClassVar[dict[str, str]] = {"site_name": settings.SITE_NAME}
 
+    def form_valid(self, form):  # type: ignore[no-untyped-def]
+        # A clear refusal rather than the usual "on its way" page: the person then knows why no
+        # new e-mail comes, and since unknown addresses count too, it tells nothing about them.
+        if password_reset_refused(self.request, form.cleaned_data["email"]):
+            form.add_error(None, PASSWORD_RESET_REFUSED)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)
+
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
     template_name = "accounts/password_reset_done.html"
@@ -86,6 +96,12 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form):  # type: ignore[no-untyped-def]
+        response = super().form_valid(form)
+        # Whoever can read the player's mail may log in again at once, from anywhere.
+        axes_reset(username=form.user.get_username().lower())
+        return response
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

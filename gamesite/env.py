@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -25,6 +26,7 @@ __all__ = [
     "env_bool",
     "env_int",
     "env_list",
+    "env_rate",
     "env_str",
     "key_bytes",
 ]
@@ -91,6 +93,25 @@ def env_list(
     if raw is None:
         return list(default or [])
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+_RATE = re.compile(r"\A[1-9][0-9]*/[1-9]?[0-9]*[smhd]\Z")
+
+
+def env_rate(name: str, default: str, *, environ: Mapping[str, str] | None = None) -> str:
+    """A rate such as ``3/h`` (count per second, minute, hour or day; ``10/15m`` too).
+
+    >>> env_rate("R", "3/h", environ={"R": "10/d"})
+    '10/d'
+    >>> env_rate("R", "3/h", environ={"R": "three an hour"})
+    Traceback (most recent call last):
+    ...
+    django.core.exceptions.ImproperlyConfigured: R must be a rate such as 3/h or 10/d, not 'three an hour'.
+    """
+    value = env_str(name, default, environ=environ).strip()
+    if not _RATE.match(value):
+        raise ImproperlyConfigured(f"{name} must be a rate such as 3/h or 10/d, not {value!r}.")
+    return value
 
 
 def key_bytes(value: str) -> bytes:

@@ -6,9 +6,11 @@ Production needs at least SECRET_KEY, DICE_KEY, ALLOWED_HOSTS and DATABASE_URL; 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from gamesite.env import (
@@ -16,6 +18,7 @@ from gamesite.env import (
     env_bool,
     env_int,
     env_list,
+    env_rate,
     env_str,
     key_bytes,
 )
@@ -66,6 +69,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tasks",
     "django_tasks_db",
+    "csp",
+    "axes",
     "accounts",
     "backgammon",
 ]
@@ -80,6 +85,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out log-in into the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "gamesite.urls"
@@ -96,6 +104,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
                 "gamesite.context_processors.site",
                 "backgammon.context_processors.play_menu",
             ],
@@ -112,7 +121,7 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# One cache shared by every app server (login throttling lives here): the database by
+# One cache shared by every app server (rate limits live here): the database by
 # default, Redis when REDIS_URL is set.
 _REDIS_URL = env_str("REDIS_URL", "")
 if _REDIS_URL:
@@ -146,10 +155,35 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Login throttling (accounts.throttle): failures counted per userid and per client address.
-LOGIN_FAILURES_PER_USERID = env_int("LOGIN_FAILURES_PER_USERID", 5)
-LOGIN_FAILURES_PER_IP = env_int("LOGIN_FAILURES_PER_IP", 20)
+# Log-in lock-outs (django-axes, for the site's log-in and the admin's alike): after
+# LOGIN_FAILURE_LIMIT wrong passwords for one userid from one address, that userid is paused
+# from that address only, so nobody can lock a player out from elsewhere. The attempts live in
+# the database, shared by every app server. A success or a password reset clears them.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first, so a locked-out attempt stops here
+    "accounts.backends.CaseInsensitiveModelBackend",
+]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_LOCKOUT_SECONDS)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Further tries while paused are refused without extending the pause.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "accounts.login_guard.normalised_userid"
+AXES_CLIENT_IP_CALLABLE = "accounts.login_guard.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.login_guard.lockout_response"
+AXES_VERBOSE = False
+
+# Password-reset e-mails (accounts.rate_limits, django-ratelimit in the cache): at most this many
+# per target e-mail and per client address, as django-ratelimit rates ("3/h", "10/h", "20/d").
+PASSWORD_RESET_RATE_PER_EMAIL = env_rate("PASSWORD_RESET_RATE_PER_EMAIL", "3/h")
+PASSWORD_RESET_RATE_PER_ADDRESS = env_rate("PASSWORD_RESET_RATE_PER_ADDRESS", "10/h")
+# The database cache increments by read and write, not atomically: under a burst of
+# simultaneous requests a few may slip past the limit; REDIS_URL makes it exact. (That is why
+# django_ratelimit is not in INSTALLED_APPS: its system check refuses the database cache.)
+RATELIMIT_USE_CACHE = "default"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -204,16 +238,33 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 60 * 60 * 24 * 30)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+# A site on HTTPS should not have plain-HTTP subdomains a network attacker could use to plant
+# cookies, so HSTS covers them whenever it is on (turn off only with a reason).
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE_HSTS_SECONDS > 0)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts and styles only from our own files, or inline
+# with this response's nonce (request.csp_nonce, {{ csp_nonce }} in templates); no plugins, no
+# framing, forms post only here. Templates keep no inline script, style or event handler.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 # Only behind a proxy that sets X-Forwarded-Proto itself: trusting it otherwise lets any
 # client claim HTTPS.
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", False)
-# Login throttling counts per client address; behind a proxy the address comes from
+# Log-in lock-outs count per client address; behind a proxy the address comes from
 # X-Forwarded-For, and only when this is set (a client could forge the header otherwise).
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
 

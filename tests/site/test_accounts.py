@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
@@ -220,6 +222,50 @@ def test_it_reveals_nothing_for_an_unknown_address(client: Client, alice: object
     assert mail.outbox == []
 
 
+def ask_for_reset(client: Client, email: str, ip: str = "10.0.0.1") -> Any:
+    return client.post(reverse("accounts:password_reset"), {"email": email}, REMOTE_ADDR=ip)
+
+
+def test_it_sends_at_most_three_reset_e_mails_an_hour_to_one_address(
+    client: Client, alice: object
+) -> None:
+    with time_machine.travel("2030-01-01 12:00:00Z", tick=False) as clock:
+        answers = [ask_for_reset(client, "alice@example.com", ip=f"10.0.0.{n}") for n in range(30)]
+        assert len(mail.outbox) == 3
+        assert [answer.status_code for answer in answers[:4]] == [302, 302, 302, 429]
+        assert b"Too many password-reset e-mails" in answers[3].content
+
+        clock.shift(60 * 60)
+        ask_for_reset(client, "ALICE@example.com")
+
+    assert len(mail.outbox) == 4
+
+
+def test_it_allows_ten_reset_requests_an_hour_from_one_client_address(
+    client: Client, make_user: Any
+) -> None:
+    for number in range(12):
+        make_user(f"player{number}")
+
+    answers = [ask_for_reset(client, f"player{n}@example.com", ip="10.4.4.4") for n in range(12)]
+
+    assert len(mail.outbox) == 10
+    assert [answer.status_code for answer in answers[-3:]] == [302, 429, 429]
+
+
+def test_a_refused_reset_reveals_nothing_about_the_address(client: Client, alice: object) -> None:
+    for email in ["alice@example.com", "nobody@example.com"]:
+        for _ in range(3):
+            ask_for_reset(client, email, ip="10.5.5.5")
+
+    known = ask_for_reset(client, "alice@example.com", ip="10.5.5.6")
+    unknown = ask_for_reset(client, "nobody@example.com", ip="10.5.5.6")
+
+    assert known.status_code == unknown.status_code == 429
+    assert b"Too many password-reset e-mails" in known.content
+    assert b"Too many password-reset e-mails" in unknown.content
+
+
 def test_it_refuses_a_forged_reset_link(client: Client, alice: object) -> None:
     url = reverse("accounts:password_reset_confirm", args=["MQ", "forged-token"])
 
@@ -245,7 +291,11 @@ def test_it_shows_the_profile(alice_client: Client) -> None:
 def test_it_saves_e_mail_and_colours(alice_client: Client, alice: object) -> None:
     response = alice_client.post(
         reverse("accounts:profile"),
-        {"email": "alice@new.example", "checker_colours": CheckerColours.RED_BLUE},
+        {
+            "email": "alice@new.example",
+            "current_password": PASSWORD,
+            "checker_colours": CheckerColours.RED_BLUE,
+        },
     )
 
     assert response.status_code == 302
@@ -269,6 +319,45 @@ def test_it_refuses_a_bad_profile_and_changes_nothing(
 
     assert response.status_code == 400
     assert b'class="errorlist' in response.content
+    alice.refresh_from_db()  # type: ignore[attr-defined]
+    assert alice.email == "alice@example.com"  # type: ignore[attr-defined]
+    assert alice.profile.checker_colours == "black-white"  # type: ignore[attr-defined]
+
+
+def test_it_saves_colours_without_the_password_when_the_e_mail_stays(
+    alice_client: Client, alice: object
+) -> None:
+    response = alice_client.post(
+        reverse("accounts:profile"),
+        {"email": "alice@example.com", "checker_colours": CheckerColours.RED_BLUE},
+    )
+
+    assert response.status_code == 302
+    alice.refresh_from_db()  # type: ignore[attr-defined]
+    assert alice.profile.checker_colours == "red-blue"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("password", "message"),
+    [
+        ("", b"Please type your current password to change your e-mail."),
+        ("not-my-password", b"That is not your current password, so your e-mail address is"),
+    ],
+)
+def test_changing_the_e_mail_needs_the_current_password(
+    alice_client: Client, alice: object, password: str, message: bytes
+) -> None:
+    response = alice_client.post(
+        reverse("accounts:profile"),
+        {
+            "email": "thief@evil.example",
+            "current_password": password,
+            "checker_colours": CheckerColours.RED_BLUE,
+        },
+    )
+
+    assert response.status_code == 400
+    assert message in response.content
     alice.refresh_from_db()  # type: ignore[attr-defined]
     assert alice.email == "alice@example.com"  # type: ignore[attr-defined]
     assert alice.profile.checker_colours == "black-white"  # type: ignore[attr-defined]

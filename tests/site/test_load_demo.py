@@ -7,6 +7,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
+from django.test import RequestFactory
 from gamebuilder import fast_passwords  # noqa: F401 (an autouse fixture)
 
 from backgammon.engine import VARIANTS
@@ -21,7 +22,8 @@ def test_it_loads_a_game_of_every_variant_and_can_run_again() -> None:
     assert "9 new game(s)" in out.getvalue()
     assert sorted(Game.objects.values_list("variant", flat=True)) == sorted(VARIANTS)
     for name in ("alice", "bob", "carol", "dave", "admin"):
-        assert authenticate(username=name, password="demo-pass-1234") is not None
+        login_request = RequestFactory().post("/accounts/login/")  # axes judges a real request
+        assert authenticate(login_request, username=name, password="demo-pass-1234") is not None
     assert get_user_model().objects.get(username="admin").is_staff
     alice = get_user_model().objects.get(username="alice")
     assert Game.objects.filter(actor=alice, status="active").count() >= 3

@@ -1,0 +1,39 @@
+"""Password-reset e-mails are rate limited (django-ratelimit, in the shared cache): per target
+e-mail, so nobody can flood a player's mailbox, and per client address, so nobody can spray
+e-mails at everyone. Every request counts, whether or not the address belongs to an account,
+so a refusal reveals nothing about who has one.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest
+from django_ratelimit.core import is_ratelimited
+
+from accounts.login_guard import client_address
+
+__all__ = ["PASSWORD_RESET_REFUSED", "password_reset_refused"]
+
+PASSWORD_RESET_REFUSED = (
+    "Too many password-reset e-mails were asked for just now. Please look for the e-mail "
+    "already sent (and in your spam folder), or try again in an hour."
+)
+
+
+def password_reset_refused(request: HttpRequest, email: str) -> bool:
+    """Count this request against the e-mail and the address; True when either is over."""
+    by_address = is_ratelimited(
+        request,
+        group="password-reset-address",
+        key=lambda _group, req: client_address(req) or "unknown",
+        rate=settings.PASSWORD_RESET_RATE_PER_ADDRESS,
+        increment=True,
+    )
+    by_email = is_ratelimited(
+        request,
+        group="password-reset-email",
+        key=lambda _group, _req: email.strip().lower(),
+        rate=settings.PASSWORD_RESET_RATE_PER_EMAIL,
+        increment=True,
+    )
+    return by_address or by_email
