@@ -135,6 +135,10 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# How often the worker (manage.py game_worker) sweeps for games past their move deadline.
+DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
+if DEADLINE_SWEEP_SECONDS < 1:
+    raise ImproperlyConfigured("DEADLINE_SWEEP_SECONDS must be at least 1.")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
