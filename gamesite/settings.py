@@ -1,6 +1,7 @@
 """Settings for Gammon Turn, read from the environment (twelve-factor) and parsed strictly.
 
-Development (``make run``) sets DEBUG=1 and gets SQLite, dev keys and console e-mail.
+Development (``make run``) sets DEBUG=1 and gets SQLite, keys of its own made on first run
+(``.dev-secrets``, see gamesite/dev_secrets.py) and console e-mail.
 Production needs at least SECRET_KEY, DICE_KEY, ALLOWED_HOSTS and DATABASE_URL; see README.md.
 """
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from gamesite.dev_secrets import load_or_create
 from gamesite.env import (
     email_settings_from_url,
     env_bool,
@@ -26,27 +28,30 @@ SITE_NAME = "Gammon Turn"
 
 DEBUG = env_bool("DEBUG", False)
 
-# Dev-only fallbacks: a production process without real keys must refuse to start rather than
-# sign sessions or roll dice with a key printed in this file.
-_DEV_SECRET_KEY = "dev-only-insecure-secret-key-never-use-in-production"
-_DEV_DICE_KEY = "dev-only-dice-key"
+# Development keys are never written in the repository: a DEBUG process without them in its
+# environment takes them from an ignored local file made with fresh random keys on first run.
+_DEV_SECRETS = (
+    load_or_create(Path(env_str("DEV_SECRETS_FILE", str(BASE_DIR / ".dev-secrets"))))
+    if DEBUG and not (env_str("SECRET_KEY", "").strip() and env_str("DICE_KEY", "").strip())
+    else {}
+)
 
 
-def _secret(name: str, dev_default: str) -> str:
-    if DEBUG:
-        return env_str(name, dev_default)
+def _secret(name: str) -> str:
     value = env_str(name, "")
-    if not value.strip():
-        raise ImproperlyConfigured(
-            f"{name} is required when DEBUG is off (set DEBUG=1 for a development server)."
-        )
-    return value
+    if value.strip():
+        return value
+    if name in _DEV_SECRETS:
+        return _DEV_SECRETS[name]
+    raise ImproperlyConfigured(
+        f"{name} is required when DEBUG is off (set DEBUG=1 for a development server)."
+    )
 
 
-SECRET_KEY = _secret("SECRET_KEY", _DEV_SECRET_KEY)
+SECRET_KEY = _secret("SECRET_KEY")
 # Bytes for backgammon.engine.dice.roll_at: every app server derives the same hourly dice
 # tables from this key, so it must be identical on all of them and kept secret.
-DICE_KEY: bytes = key_bytes(_secret("DICE_KEY", _DEV_DICE_KEY))
+DICE_KEY: bytes = key_bytes(_secret("DICE_KEY"))
 if len(DICE_KEY) < 16:
     # A short key could be found by trying them all, and then every roll could be predicted;
     # the dice refuse such a key, so refuse it here, at start-up, rather than at the first roll.
