@@ -21,8 +21,8 @@ lint: $(STAMPS)/venv
 	$(BIN)/ruff check backgammon accounts gamesite tests bench
 	$(BIN)/mypy
 
-# The development site: SQLite, DEBUG, its own random keys (.dev-secrets), demo data, the task worker beside the web
-# server; Ctrl-C stops both.
+# The development site: SQLite (WAL mode, see settings.py), DEBUG, its own random keys
+# (.dev-secrets), demo data, the task worker beside the web server; Ctrl-C stops both.
 RUN_DATABASE_URL ?= sqlite:///$(CURDIR)/db.sqlite3
 RUN_ENV := DEBUG=1 DATABASE_URL=$(RUN_DATABASE_URL)
 

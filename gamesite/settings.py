@@ -116,6 +116,16 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves two players and the worker at once: WAL lets readers and a
+    # writer work together, IMMEDIATE takes the write lock when a transaction begins (a
+    # deferred one that reads, then writes, fails at once with "database is locked" instead of
+    # waiting), and the busy timeout is how long a writer waits for the one before it.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # One cache shared by every app server (login throttling lives here): the database by
