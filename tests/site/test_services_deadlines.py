@@ -133,3 +133,12 @@ def test_a_move_just_before_the_deadline_is_applied(game: Game, alice: Any) -> N
     with time_machine.travel("2026-01-05 13:59:59+00:00", tick=False):
         game = act(game, alice, Action.play([(8, 5), (6, 5)]))
     assert game.status == "active" and not game.actions.filter(kind="timeout").exists()
+
+
+def test_the_game_page_says_why_a_late_move_was_refused(game: Game, alice_client: Any) -> None:
+    form = {"expected_number": game.action_count, "kind": "play", "moves_text": "8/5 6/5"}
+    with time_machine.travel("2026-01-05 14:00:01+00:00", tick=False):
+        response = alice_client.post(f"/games/{game.pk}/act/", form)
+    assert response.status_code == 400
+    assert "Too late: your time for this move ran out at 2026-01-05 14:00 UTC" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).status == "finished"
