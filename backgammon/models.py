@@ -107,6 +107,16 @@ class Challenge(models.Model):
             models.Index(fields=["challenged", "status"], name="challenge_to_status"),
             models.Index(fields=["challenger", "status"], name="challenge_from_status"),
         )
+        constraints = (
+            # Racing "new game" requests (a double click, two tabs) must not leave two pending
+            # challenges that could both be accepted: the database, not a check-then-insert,
+            # keeps one pending challenge per challenger, opponent and variant.
+            models.UniqueConstraint(
+                fields=["challenger", "challenged", "variant"],
+                condition=models.Q(status="pending"),
+                name="one_pending_challenge_per_pair_and_variant",
+            ),
+        )
 
     def __str__(self) -> str:
         return f"{self.challenger} challenges {self.challenged} to {self.variant} ({self.status})"

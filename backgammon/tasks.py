@@ -2,6 +2,9 @@
 
 The task only asks the service to enforce the deadline; the service re-checks everything under
 the game's row lock, so a task that runs late, twice, or after the player moved does nothing.
+A task lost with its worker is covered by ``sweep_deadlines``, which the worker command
+``game_worker`` runs periodically, and by the service itself, which times out a late player
+before taking any action in that game.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from datetime import datetime
 
 from django_tasks import task
 
-__all__ = ["enforce_deadline", "schedule_deadline"]
+__all__ = ["enforce_deadline", "schedule_deadline", "sweep_deadlines"]
 
 
 @task()
@@ -30,3 +33,20 @@ def schedule_deadline(*, game_id: int, action_number: int, deadline: datetime) -
     if not enforce_deadline.get_backend().supports_defer:
         return
     enforce_deadline.using(run_after=deadline).enqueue(game_id, action_number)
+
+
+def sweep_deadlines() -> int:
+    """Time out the player to act in every active game past its deadline; return how many.
+
+    It reads the games, not the task rows, so it also covers a deadline whose task was lost (a
+    worker killed while running it leaves the task RUNNING for ever: django-tasks-db never
+    retries it). Each game is re-checked under its own lock: a move that lands meanwhile wins,
+    and several workers sweeping at once time a player out once.
+    """
+    from backgammon.services import game_enforce_deadline, overdue_games
+
+    applied = 0
+    for game_id, action_number in overdue_games().values_list("id", "action_count"):
+        if game_enforce_deadline(game_id=game_id, action_number=action_number):
+            applied += 1
+    return applied

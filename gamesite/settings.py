@@ -1,6 +1,7 @@
 """Settings for Gammon Turn, read from the environment (twelve-factor) and parsed strictly.
 
-Development (``make run``) sets DEBUG=1 and gets SQLite, dev keys and console e-mail.
+Development (``make run``) sets DEBUG=1 and gets SQLite, keys of its own made on first run
+(``.dev-secrets``, see gamesite/dev_secrets.py) and console e-mail.
 Production needs at least SECRET_KEY, DICE_KEY, ALLOWED_HOSTS and DATABASE_URL; see README.md.
 """
 
@@ -13,6 +14,7 @@ import dj_database_url
 from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from gamesite.dev_secrets import load_or_create
 from gamesite.env import (
     email_settings_from_url,
     env_bool,
@@ -29,27 +31,30 @@ SITE_NAME = "Gammon Turn"
 
 DEBUG = env_bool("DEBUG", False)
 
-# Dev-only fallbacks: a production process without real keys must refuse to start rather than
-# sign sessions or roll dice with a key printed in this file.
-_DEV_SECRET_KEY = "dev-only-insecure-secret-key-never-use-in-production"
-_DEV_DICE_KEY = "dev-only-dice-key"
+# Development keys are never written in the repository: a DEBUG process without them in its
+# environment takes them from an ignored local file made with fresh random keys on first run.
+_DEV_SECRETS = (
+    load_or_create(Path(env_str("DEV_SECRETS_FILE", str(BASE_DIR / ".dev-secrets"))))
+    if DEBUG and not (env_str("SECRET_KEY", "").strip() and env_str("DICE_KEY", "").strip())
+    else {}
+)
 
 
-def _secret(name: str, dev_default: str) -> str:
-    if DEBUG:
-        return env_str(name, dev_default)
+def _secret(name: str) -> str:
     value = env_str(name, "")
-    if not value.strip():
-        raise ImproperlyConfigured(
-            f"{name} is required when DEBUG is off (set DEBUG=1 for a development server)."
-        )
-    return value
+    if value.strip():
+        return value
+    if name in _DEV_SECRETS:
+        return _DEV_SECRETS[name]
+    raise ImproperlyConfigured(
+        f"{name} is required when DEBUG is off (set DEBUG=1 for a development server)."
+    )
 
 
-SECRET_KEY = _secret("SECRET_KEY", _DEV_SECRET_KEY)
+SECRET_KEY = _secret("SECRET_KEY")
 # Bytes for backgammon.engine.dice.roll_at: every app server derives the same hourly dice
 # tables from this key, so it must be identical on all of them and kept secret.
-DICE_KEY: bytes = key_bytes(_secret("DICE_KEY", _DEV_DICE_KEY))
+DICE_KEY: bytes = key_bytes(_secret("DICE_KEY"))
 if len(DICE_KEY) < 16:
     # A short key could be found by trying them all, and then every roll could be predicted;
     # the dice refuse such a key, so refuse it here, at start-up, rather than at the first roll.
@@ -59,7 +64,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "gamesite.admin_site.GammonAdminConfig",  # django.contrib.admin, checking selections
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -82,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "gamesite.bad_requests.RefuseMalformedRequests",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -119,6 +125,16 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves two players and the worker at once: WAL lets readers and a
+    # writer work together, IMMEDIATE takes the write lock when a transaction begins (a
+    # deferred one that reads, then writes, fails at once with "database is locked" instead of
+    # waiting), and the busy timeout is how long a writer waits for the one before it.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # One cache shared by every app server (rate limits live here): the database by
@@ -144,6 +160,10 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# How often the worker (manage.py game_worker) sweeps for games past their move deadline.
+DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
+if DEADLINE_SWEEP_SECONDS < 1:
+    raise ImproperlyConfigured("DEADLINE_SWEEP_SECONDS must be at least 1.")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

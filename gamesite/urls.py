@@ -5,6 +5,8 @@ from django.urls import include, path
 
 from gamesite import views
 
+handler400 = "gamesite.bad_requests.bad_request"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("help/", views.help_rules, name="help_rules"),

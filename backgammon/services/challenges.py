@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
@@ -115,24 +115,24 @@ def challenge_create(
         variant, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake
     )
     other = _opponent(challenger, opponent)
-    with transaction.atomic():
-        duplicate = Challenge.objects.filter(
-            challenger=challenger, challenged=other, variant=variant, status=Challenge.Status.PENDING
-        )
-        if duplicate.exists():
-            raise ChallengeRejected(
-                f"you already have a {VARIANTS[variant].name} challenge waiting for {other.get_username()}"
+    try:
+        # The database's unique constraint (one pending challenge per pair and variant) decides,
+        # so two requests at the same moment cannot both pass a check made before the insert.
+        with transaction.atomic():
+            return Challenge.objects.create(
+                challenger=challenger,
+                challenged=other,
+                variant=variant,
+                match_length=length,
+                time_limit=time_limit,
+                rated=rated,
+                message=message,
+                **money,
             )
-        return Challenge.objects.create(
-            challenger=challenger,
-            challenged=other,
-            variant=variant,
-            match_length=length,
-            time_limit=time_limit,
-            rated=rated,
-            message=message,
-            **money,
-        )
+    except IntegrityError:
+        raise ChallengeRejected(
+            f"You already have a {VARIANTS[variant].name} challenge waiting for {other.get_username()}."
+        ) from None
 
 
 def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:

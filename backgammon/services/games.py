@@ -258,18 +258,49 @@ def game_apply_action(
             raise ActionRejected("you are not playing in this game")
         if game.status != Game.Status.ACTIVE:
             raise ActionRejected("this game is over: no more moves can be made")
-        if expected_number != game.action_count:
-            raise ActionRejected(STALE_PAGE)
-        state = game.state()
-        if state.actor is not side:
-            raise ActionRejected(_turn_words(game, state))
-        log = _Log(game, state, timezone.now())
-        if action.kind is ActionKind.ROLL:
-            log.roll(side=side, message=message)
-        else:
-            log.append(action, side=side, message=message)
-        log.follow_ups()
-        return log.save()
+        now = timezone.now()
+        late = _late_side(game, now)
+        if late is None:
+            if expected_number != game.action_count:
+                raise ActionRejected(STALE_PAGE)
+            state = game.state()
+            if state.actor is not side:
+                raise ActionRejected(_turn_words(game, state))
+            log = _Log(game, state, now)
+            if action.kind is ActionKind.ROLL:
+                log.roll(side=side, message=message)
+            else:
+                log.append(action, side=side, message=message)
+            log.follow_ups()
+            return log.save()
+        # The deadline task may run late (worker busy, down or restarting), so the clock is
+        # judged here, under the lock: the timeout is committed and only then the action refused.
+        missed = game.deadline
+        _apply_timeout(game, now)
+    raise ActionRejected(_too_late_words(game, late, side, missed))
+
+
+def _late_side(game: Game, now: datetime) -> Side | None:
+    """The side whose move deadline has passed in this active game, if any."""
+    if game.deadline is None or game.deadline > now:
+        return None
+    return game.state().actor
+
+
+def _too_late_words(game: Game, late: Side, side: Side, missed: datetime | None) -> str:
+    when = "" if missed is None else f" at {missed:%Y-%m-%d %H:%M} UTC"
+    if late is side:
+        return f"Too late: your time for this move ran out{when}, so you lost on time."
+    name = game.player(late).get_username()
+    return f"Too late: {name}'s time for this move ran out{when}, so you won on time."
+
+
+def _apply_timeout(game: Game, now: datetime) -> None:
+    """Time out the player to act (the caller holds the row lock and has checked the deadline)."""
+    log = _Log(game, game.state(), now)
+    log.append(Action.timeout(), side=None)
+    log.follow_ups()
+    log.save()
 
 
 def game_start(*, game: Game) -> Game:
@@ -297,10 +328,7 @@ def game_enforce_deadline(*, game_id: int, action_number: int, now: datetime | N
             or game.deadline > now
         ):
             return False
-        log = _Log(game, game.state(), now)
-        log.append(Action.timeout(), side=None)
-        log.follow_ups()
-        log.save()
+        _apply_timeout(game, now)
         return True
 
 

@@ -14,7 +14,7 @@ from gamebuilder import act, fast_passwords, scripted_dice, start_game  # noqa: 
 
 from backgammon.engine.actions import Action
 from backgammon.models import Game
-from backgammon.services import game_enforce_deadline
+from backgammon.services import ActionRejected, game_enforce_deadline
 from backgammon.tasks import enforce_deadline
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,10 @@ def test_the_deadline_is_the_time_limit_after_the_last_action(game: Game) -> Non
 def test_each_action_schedules_a_task_at_its_deadline(
     game: Game, alice: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    with django_capture_on_commit_callbacks(execute=True):
+    with (
+        time_machine.travel("2026-01-05 13:00:00+00:00", tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         game = act(game, alice, Action.play([(8, 5), (6, 5)]))
     task = DBTaskResult.objects.get()
     assert task.task_path == "backgammon.tasks.enforce_deadline"
@@ -85,3 +88,57 @@ def test_the_sweep_command_times_out_every_overdue_game(game: Game, alice: Any, 
     game.refresh_from_db()
     other.refresh_from_db()
     assert (game.status, other.status) == ("finished", "active")
+
+
+def test_a_move_after_the_deadline_is_refused_and_the_timeout_applied_once(
+    game: Game, alice: Any, bob: Any
+) -> None:
+    # The worker is late (no task has run): the service itself sees the deadline has passed.
+    with (
+        time_machine.travel("2026-01-05 14:00:01+00:00", tick=False),
+        pytest.raises(ActionRejected) as refusal,
+    ):
+        act(game, alice, Action.play([(8, 5), (6, 5)]))
+    assert refusal.value.message == (
+        "Too late: your time for this move ran out at 2026-01-05 14:00 UTC, so you lost on time."
+    )
+    game.refresh_from_db()
+    assert (game.status, game.winner) == ("finished", bob)
+    assert game.result == "bob won: alice ran out of time"
+    kinds = list(game.actions.values_list("kind", flat=True))
+    assert kinds.count("timeout") == 1 and kinds[-1] == "timeout"
+    # The late task finds the game over and does nothing.
+    with time_machine.travel("2026-01-05 14:00:02+00:00", tick=False):
+        assert enforce_deadline.call(game.pk, game.action_count - 1) is False
+    assert game.actions.filter(kind="timeout").count() == 1
+
+
+def test_the_opponent_acting_after_the_deadline_also_times_out_the_late_player(
+    game: Game, alice: Any, bob: Any
+) -> None:
+    with (
+        time_machine.travel("2026-01-05 14:00:01+00:00", tick=False),
+        pytest.raises(ActionRejected) as refusal,
+    ):
+        act(game, bob, Action.resign(1))
+    assert refusal.value.message == (
+        "Too late: alice's time for this move ran out at 2026-01-05 14:00 UTC, so you won on time."
+    )
+    game.refresh_from_db()
+    assert (game.status, game.winner) == ("finished", bob)
+    assert game.actions.filter(kind="timeout").count() == 1
+
+
+def test_a_move_just_before_the_deadline_is_applied(game: Game, alice: Any) -> None:
+    with time_machine.travel("2026-01-05 13:59:59+00:00", tick=False):
+        game = act(game, alice, Action.play([(8, 5), (6, 5)]))
+    assert game.status == "active" and not game.actions.filter(kind="timeout").exists()
+
+
+def test_the_game_page_says_why_a_late_move_was_refused(game: Game, alice_client: Any) -> None:
+    form = {"expected_number": game.action_count, "kind": "play", "moves_text": "8/5 6/5"}
+    with time_machine.travel("2026-01-05 14:00:01+00:00", tick=False):
+        response = alice_client.post(f"/games/{game.pk}/act/", form)
+    assert response.status_code == 400
+    assert "Too late: your time for this move ran out at 2026-01-05 14:00 UTC" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).status == "finished"

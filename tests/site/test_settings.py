@@ -30,14 +30,55 @@ def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_development_needs_nothing_but_debug() -> None:
-    result = load_settings(DEBUG="1")
+def test_development_needs_nothing_but_debug(tmp_path: Path) -> None:
+    result = load_settings(DEBUG="1", DEV_SECRETS_FILE=str(tmp_path / ".dev-secrets"))
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("True ")
     assert "console.EmailBackend" in result.stdout
     assert "db.DatabaseCache" in result.stdout
     assert "'localhost'" in result.stdout
+
+
+def dev_keys(secrets_file: Path, **env: str) -> tuple[str, str]:
+    """(SECRET_KEY, DICE_KEY as hex) of a development process with this environment."""
+    code = "import gamesite.settings as s; print(s.SECRET_KEY, s.DICE_KEY.hex())"
+    clean = {"PATH": os.environ.get("PATH", ""), "DEBUG": "1", "DEV_SECRETS_FILE": str(secrets_file), **env}
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=True, cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+    secret_key, dice_hex = result.stdout.split()
+    return secret_key, dice_hex
+
+
+def test_development_makes_its_own_random_keys_on_first_run_and_keeps_them(tmp_path: Path) -> None:
+    first_site, second_site = tmp_path / "one" / ".dev-secrets", tmp_path / "two" / ".dev-secrets"
+    first_site.parent.mkdir()
+    second_site.parent.mkdir()
+
+    keys = dev_keys(first_site)
+
+    assert first_site.stat().st_mode & 0o777 == 0o600
+    assert dev_keys(first_site) == keys  # the next run, and the worker beside the server
+    assert dev_keys(second_site) != keys  # another checkout: keys nobody else has
+    secret_key, dice_hex = keys
+    assert len(secret_key) == 64 and len(bytes.fromhex(dice_hex)) == 32
+    # No key written in the repository is ever used.
+    assert b"dev-only" not in bytes.fromhex(dice_hex)
+    assert secret_key not in (ROOT / "gamesite" / "settings.py").read_text()
+
+
+def test_keys_in_the_environment_win_over_the_file_and_create_none(tmp_path: Path) -> None:
+    secrets_file = tmp_path / ".dev-secrets"
+    assert dev_keys(secrets_file, SECRET_KEY="s" * 50, DICE_KEY=KEY_HEX) == ("s" * 50, KEY_HEX)
+    assert not secrets_file.exists()
+
+
+def test_the_development_keys_file_is_ignored_by_git() -> None:
+    result = subprocess.run(
+        ["git", "check-ignore", "--no-index", "-q", ".dev-secrets"], cwd=ROOT, check=False
+    )
+    assert result.returncode == 0
 
 
 @pytest.mark.parametrize("missing", ["SECRET_KEY", "DICE_KEY", "EMAIL_URL"])

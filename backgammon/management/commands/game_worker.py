@@ -1,0 +1,59 @@
+"""The site's task worker: django-tasks-db's ``db_worker`` plus the deadline sweep, no cron needed.
+
+Why not ``db_worker`` alone: django-tasks-db runs a task once. A worker killed while running a
+deadline task leaves it RUNNING for ever, and the library has no periodic tasks, so that
+player would never be timed out. This command runs the ordinary worker loop (same options as
+``db_worker``) and, in a thread beside it, ``sweep_deadlines`` at start-up and then every
+``DEADLINE_SWEEP_SECONDS``. The sweep works from the games, not the task rows, and every
+timeout is re-checked under the game's row lock, so any number of workers may run it at once:
+a timeout is applied exactly once, whichever process gets there first. (A self-rescheduling
+sweep task would itself be lost with a killed worker; a thread in every worker cannot be.)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
+from django_tasks_db.management.commands import db_worker
+
+from backgammon.tasks import sweep_deadlines
+
+logger = logging.getLogger(__name__)
+
+
+def _sweep_forever(interval: float) -> None:
+    while True:
+        try:
+            applied = sweep_deadlines()
+            if applied:
+                logger.info("Deadline sweep: %d game(s) timed out", applied)
+        except Exception:
+            # A database hiccup must not end the sweeping: the next round tries again.
+            logger.exception("Deadline sweep failed")
+        finally:
+            close_old_connections()
+            connection.close()
+        time.sleep(interval)
+
+
+class Command(db_worker.Command):
+    help = (
+        "Run the task worker (move deadlines) with the deadline sweep every "
+        "DEADLINE_SWEEP_SECONDS. Takes db_worker's options."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        # With --reload the parent process only watches files; the child does the work.
+        if not options["reload"] or os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":
+            interval = float(settings.DEADLINE_SWEEP_SECONDS)
+            threading.Thread(
+                target=_sweep_forever, args=(interval,), name="deadline-sweep", daemon=True
+            ).start()
+        super().handle(*args, **options)
