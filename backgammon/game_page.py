@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 MAX_STEPS = 4
-TAMPERED = "those moves do not fit this roll, so the turn starts again from the beginning"
+TAMPERED = "Those moves do not fit this roll, so the turn starts again from the beginning"
 
 
 def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
@@ -62,7 +62,7 @@ def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
             raise ValueError(f"{part!r} is not a move like 13-8")
         steps.append((_point(origin), _point(destination)))
     if len(steps) > MAX_STEPS:
-        raise ValueError("a turn has at most four moves")
+        raise ValueError("A turn has at most four moves")
     return tuple(steps)
 
 

@@ -157,15 +157,15 @@ def test_doubling_is_only_before_rolling() -> None:
     state = run(opened(), Action.roll(6, 5))
     with pytest.raises(IllegalActionError, match="only before you roll"):
         apply_action(state, Action.double())
-    with pytest.raises(IllegalActionError, match="there is no double to take"):
+    with pytest.raises(IllegalActionError, match="There is no double to take"):
         apply_action(state, Action.take())
-    with pytest.raises(IllegalActionError, match="there is no double to drop"):
+    with pytest.raises(IllegalActionError, match="There is no double to drop"):
         apply_action(state, Action.drop())
 
 
 def test_beavers_only_when_allowed() -> None:
     state = run(opened(rules("MP")), Action.double())
-    with pytest.raises(IllegalActionError, match="beavers are not allowed"):
+    with pytest.raises(IllegalActionError, match="Beavers are not allowed"):
         apply_action(state, Action.beaver())
     state = run(opened(rules("MP", beavers=True)), Action.double(), Action.beaver())
     assert (state.phase, state.actor, state.cube_value, state.cube_owner) == (
@@ -177,7 +177,7 @@ def test_beavers_only_when_allowed() -> None:
 
 
 def test_it_is_not_your_turn_to_double() -> None:
-    with pytest.raises(IllegalActionError, match="it is not your turn to double"):
+    with pytest.raises(IllegalActionError, match="It is not your turn to double"):
         apply_action(opened(), Action.double(), by=BLACK)
     assert apply_action(opened(), Action.double(), by=WHITE).phase is Phase.TAKE_OR_DROP
 
@@ -302,7 +302,7 @@ def test_a_timeout_forfeits_the_match() -> None:
         PerSide(5, 0),
     )
     assert state.last_game_result == GameResult(BLACK, WinKind.TIMEOUT, 5, 1)
-    with pytest.raises(IllegalActionError, match="the match is over"):
+    with pytest.raises(IllegalActionError, match="The match is over"):
         apply_action(state, Action.roll(3, 1))
     single = run(opened(rules("BX")), Action.timeout())
     assert (single.match_winner, single.score) == (BLACK, PerSide(1, 0))
@@ -374,7 +374,7 @@ def test_replay_reproduces_and_names_the_refused_action() -> None:
     actions = [Action.roll(3, 1), Action.play([(8, 5), (6, 5)]), Action.double(), Action.take()]
     assert replay(rules(), actions) == run(new_match(rules()), *actions)
     with pytest.raises(
-        IllegalActionError, match=r"action 2 \(Action.double\(\)\): you can double only before"
+        IllegalActionError, match=r"Action 2 \(Action.double\(\)\): You can double only before"
     ):
         replay(rules(), [Action.roll(3, 1), Action.double()])
     with pytest.raises(IllegalActionError, match="you must play your roll of 3-1 first"):

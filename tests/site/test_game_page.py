@@ -146,7 +146,7 @@ def test_it_refuses_an_unfinished_or_illegal_submission_and_changes_nothing(alic
         typed = post(alice_client, bx_game, "play", moves_text="13/9 13/")
         illegal = post(alice_client, bx_game, "play", moves_text="24/18")
     assert unfinished.status_code == tampered.status_code == typed.status_code == illegal.status_code == 400
-    assert "your move is not finished" in text(unfinished)
+    assert "Your move is not finished" in text(unfinished)
     assert "move the checker on 6 by 1 to 5" in links(unfinished)  # the turn so far is kept
     assert TAMPERED in text(tampered)
     assert 'role="alert"' in text(typed) and 'value="13/9 13/"' in text(typed)
@@ -166,7 +166,7 @@ def test_it_refuses_the_other_player_and_spectators(bob_client: Client, charlie_
     with unchanged(bx_game):
         bobs = post(bob_client, bx_game, "play", steps="8-5,6-5")
         charlies = post(charlie_client, bx_game, "play", steps="8-5,6-5")
-    assert bobs.status_code == 400 and "it is not your turn: waiting for alice" in text(bobs)
+    assert bobs.status_code == 400 and "It is not your turn: waiting for alice" in text(bobs)
     assert charlies.status_code == 403 and "only its players can move" in text(charlies)
 
 
@@ -269,7 +269,7 @@ def test_a_forced_pass_says_why_and_passes_the_turn(alice_client: Client, alice:
     dice.then((6, 1), (4, 2))
     game = start_game(alice, bob, variant="BX", match_length=0)
     page = page_of(alice_client, game)
-    assert "no legal move: every entry point is blocked" in text(page)
+    assert "No legal move: every entry point is blocked" in text(page)
     assert links(page) == {}
 
     response = post(alice_client, game, "play", steps="")
