@@ -212,7 +212,9 @@ def build_page(
         state.position_for(viewer), viewer=viewer), names=names, swap=swap)
     page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons)
     page.opening = _opening_words(logged, state, names)
-    page.previous_result = _previous_result(state, names)
+    # "The next game has started" is news only until someone acts in the new game.
+    if not _acted_in_game(logged, state.game_number):
+        page.previous_result = _previous_result(state, names)
     turn: Turn | None = None
     if can_act and state.phase is Phase.MOVE:
         turn, page.notice = turn_from_url(state, steps_text, swap)
@@ -255,12 +257,26 @@ def _my_prompt(page: GamePage) -> str:
     turn = page.turn
     if turn is None:
         return ""
+    rolled = roll_text(turn.dice)
     if page.forced_pass:
-        return f"You rolled {turn.dice[0]}-{turn.dice[1]}: {page.forced_pass}. Submit to pass."
+        return f"You rolled {rolled}: {page.forced_pass}. Submit to pass."
     if turn.is_complete():
         return "Your move is complete: Submit it, or undo a step."
-    first = turn.remaining_dice()[0]
-    return f"You rolled {turn.dice[0]}-{turn.dice[1]}: click a checker to move it by {first}."
+    return f"You rolled {rolled}: click a checker to move it by {_click_die(turn)}."
+
+
+def roll_text(dice: tuple[int, int]) -> str:
+    """A roll as players write it, the higher die first: ``6-5``, never ``5-6``."""
+    return f"{max(dice)}-{min(dice)}"
+
+
+def _click_die(turn: Turn) -> str:
+    """The die a click plays now: the first one shown unless no checker can move by it."""
+    offered = {die for die, _ in turn.movable().values()}
+    order = [die for die in dict.fromkeys(turn.remaining_dice()) if die in offered]
+    if len(order) > 1:
+        return f"{order[0]} (by {order[1]} where it cannot move {order[0]})"
+    return str(order[0]) if order else str(turn.remaining_dice()[0])
 
 
 def _fill_turn(page: GamePage, turn: Turn, link: Any) -> None:
@@ -283,13 +299,17 @@ def _opening_words(logged: Sequence[LoggedAction], state: MatchState, names: Per
     """Before anyone has played in this game: the opening roll, one die each, and who goes first."""
     opening = [item for item in logged if item.side is None and item.kind is ActionKind.ROLL
                and item.game_number == state.game_number]
-    played = any(item.kind is not ActionKind.ROLL and item.game_number == state.game_number
-                 for item in logged)
-    if not opening or played or state.phase is not Phase.MOVE:
+    if not opening or _acted_in_game(logged, state.game_number) or state.phase is not Phase.MOVE:
         return ""
     black, white = opening[-1].rolled or (0, 0)
     first = names[state.turn]
-    return f"Opening roll: {names.black} {black}, {names.white} {white}. {first} moves first with {black}-{white}."
+    return (f"Opening roll: {names.black} {black}, {names.white} {white}. "
+            f"{first} moves first with {roll_text((black, white))}.")
+
+
+def _acted_in_game(logged: Sequence[LoggedAction], game_number: int) -> bool:
+    """Whether anything but a roll has happened in this game (a play, a double, a resignation...)."""
+    return any(item.kind is not ActionKind.ROLL and item.game_number == game_number for item in logged)
 
 
 def _previous_result(state: MatchState, names: PerSide[str]) -> str:
