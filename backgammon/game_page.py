@@ -98,15 +98,33 @@ def turn_from_url(state: MatchState, steps_text: str, swap: bool) -> tuple[Turn,
     return turn, ""
 
 
+# Each scheme's checkers with the names the page calls them by (the viewer's first). Rims are dark
+# and the board draws a light halo round every checker, so checkers stand out on dark (red) and
+# light (cream) points alike.
+_SCHEMES = {
+    "red-blue": (Colours("#d8432f", "#2a0d08", "#fff", "#2e5fa8", "#0f2347", "#fff"), ("Red", "Blue")),
+    "brown-cream": (Colours("#6b3e1f", "#2a1506", "#f6ecd7", "#f6efdc", "#4a3a1c", "#3b1f0c"), ("Brown", "Cream")),
+}
+
+
+def _scheme(user: Any) -> str:
+    return str(getattr(getattr(user, "profile", None), "checker_colours", "black-white"))
+
+
 def colours_for(user: Any, viewer: Side) -> Colours:
     """The viewer's checker colours: Black dark and White light unless the profile asks otherwise;
     the other schemes give the viewer the first colour named."""
-    scheme = getattr(getattr(user, "profile", None), "checker_colours", "black-white")
-    schemes = {
-        "red-blue": Colours("#c0392b", "#7b1d14", "#fff", "#2e5fa8", "#173a70", "#fff"),
-        "brown-cream": Colours("#6b3e1f", "#3b1f0c", "#f6ecd7", "#f1e4c4", "#9b8558", "#3b1f0c"),
-    }
-    return schemes.get(scheme, DEFAULT_COLOURS[viewer])
+    found = _SCHEMES.get(_scheme(user))
+    return found[0] if found else DEFAULT_COLOURS[viewer]
+
+
+def colour_names(user: Any, viewer: Side) -> PerSide[str]:
+    """What each side's checkers are called on this viewer's board: "Red" and "Blue", say."""
+    found = _SCHEMES.get(_scheme(user))
+    if found is None:
+        return PerSide("Black", "White")
+    mine, theirs = found[1]
+    return PerSide(mine, theirs) if viewer is Side.BLACK else PerSide(theirs, mine)
 
 
 @dataclass
@@ -128,6 +146,7 @@ class GamePage:
     submit_moves: str = ""
     records: list[GameRecord] = field(default_factory=list)
     names: PerSide[str] = field(default_factory=lambda: PerSide("", ""))
+    colour_names: PerSide[str] = field(default_factory=lambda: PerSide("Black", "White"))
     opening: str = ""
     previous_result: str = ""
     resign_levels: tuple[tuple[int, str], ...] = ()
@@ -152,8 +171,9 @@ class GamePage:
         return self.viewer.name.lower()
 
     @property
-    def player_rows(self) -> list[tuple[str, str, int]]:
-        return [(side.name.lower(), self.names[side], self.state.score[side]) for side in Side]
+    def player_rows(self) -> list[tuple[str, str, int, str]]:
+        return [(side.name.lower(), self.names[side], self.state.score[side], self.colour_names[side])
+                for side in Side]
 
     @property
     def swatches(self) -> dict[str, str]:
@@ -189,7 +209,8 @@ def _dice_pairs(dice: tuple[int, int], remaining: Sequence[int] = ()) -> tuple[t
 
 
 def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
-    if not state.rules.variant.uses_cube:
+    # In the Crawford game nobody may double: no cube on the board rather than a centred "64".
+    if not state.rules.variant.uses_cube or state.crawford:
         return None
     if state.phase is Phase.TAKE_OR_DROP:
         return state.cube_value * 2, "offered-mine" if state.turn is viewer else "offered-theirs"
@@ -210,6 +231,8 @@ def build_page(
     can_act = side is not None and game.is_active and state.actor is side
     page = GamePage(game, state, viewer, side is not None, can_act, board=layout_board(
         state.position_for(viewer), viewer=viewer), names=names, swap=swap)
+    if side is not None:
+        page.colour_names = colour_names(user, viewer)
     page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons)
     page.opening = _opening_words(logged, state, names)
     # "The next game has started" is news only until someone acts in the new game.
@@ -349,10 +372,11 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
             href = link(format_steps([*steps, (origin, destination)]), page.swap)
             moves.append(MoveLink(origin, destination, die, href))
     you = " (you)" if page.is_player else ""
-    names = (f"{page.names[viewer]} ({viewer.name.title()}{', you' if you else ''})",
-             f"{page.names[viewer.other]} ({viewer.other.name.title()})")
+    colour = page.colour_names
+    names = (f"{page.names[viewer]} ({colour[viewer]}{', you' if you else ''})",
+             f"{page.names[viewer.other]} ({colour[viewer.other]})")
     cube = _cube(state, viewer)
-    extra = {"Cube": _cube_words(state, page.names)} if cube else {}
+    extra = {"Cube": _cube_words(state, page.names)} if state.rules.variant.uses_cube else {}
     return layout_board(
         position, viewer=viewer, names=names, colours=colours_for(user, viewer) if page.is_player else None,
         my_dice=mine_dice, their_dice=their_dice, cube=cube, last_move=outline,
@@ -361,6 +385,8 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
 
 
 def _cube_words(state: MatchState, names: PerSide[str]) -> str:
+    if state.crawford:
+        return "out of play: this is the Crawford game, nobody may double"
     if state.phase is Phase.TAKE_OR_DROP:
         return f"{state.cube_value}, {names[state.turn]} offers {state.cube_value * 2}"
     if state.cube_owner is None:
