@@ -189,25 +189,25 @@ def _new_game(
 def _expected(state: MatchState) -> str:
     """What the match waits for, as a refusal of anything else."""
     if state.phase is Phase.OPENING_ROLL:
-        return "the game has not started: the opening roll comes first"
+        return "The game has not started: the opening roll comes first"
     if state.phase is Phase.ROLL:
-        return "you must roll or double first" if state.can_double() else "you must roll first"
+        return "You must roll or double first" if state.can_double() else "You must roll first"
     if state.phase is Phase.MOVE and state.dice is not None:
-        return f"you must play your roll of {state.dice[0]}-{state.dice[1]} first"
+        return f"You must play your roll of {max(state.dice)}-{min(state.dice)} first"
     if state.phase is Phase.TAKE_OR_DROP:
-        return "a double is waiting for an answer: take or drop"
-    return "a resignation is waiting for an answer: accept or reject"
+        return "A double is waiting for an answer: take or drop"
+    return "A resignation is waiting for an answer: accept or reject"
 
 
 def _double_refusal(state: MatchState) -> str | None:
     if not state.rules.variant.uses_cube:
-        return "this game is played without the doubling cube"
+        return "This game is played without the doubling cube"
     if state.crawford:
-        return "you cannot double in the Crawford game"
+        return "You cannot double in the Crawford game"
     if state.cube_owner is state.turn.other:
-        return "your opponent owns the cube"
+        return "Your opponent owns the cube"
     if state.cube_value * 2 > MAX_CUBE:
-        return f"the cube cannot go above {MAX_CUBE}"
+        return f"The cube cannot go above {MAX_CUBE}"
     return None
 
 

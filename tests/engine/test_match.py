@@ -101,7 +101,7 @@ def test_ties_do_not_turn_the_cube_without_automatic_doubles() -> None:
 def test_a_player_must_roll_or_double_before_moving() -> None:
     state = opened()
     assert state.phase is Phase.ROLL and state.can_double() and not state.roll_is_automatic
-    with pytest.raises(IllegalActionError, match="you must roll or double first"):
+    with pytest.raises(IllegalActionError, match="You must roll or double first"):
         apply_action(state, Action.play([(13, 10)]))
 
 
@@ -110,7 +110,7 @@ def test_without_a_cube_the_roll_is_automatic() -> None:
     assert state.roll_is_automatic and not state.can_double()
     with pytest.raises(IllegalActionError, match="without the doubling cube"):
         apply_action(state, Action.double())
-    with pytest.raises(IllegalActionError, match="you must roll first"):
+    with pytest.raises(IllegalActionError, match="You must roll first"):
         apply_action(state, Action.play([(13, 10)]))
 
 
@@ -125,7 +125,7 @@ def test_a_take_doubles_the_cube_and_the_doubler_must_roll() -> None:
         BLACK,
     )
     assert state.roll_is_automatic
-    with pytest.raises(IllegalActionError, match="your opponent owns the cube"):
+    with pytest.raises(IllegalActionError, match="Your opponent owns the cube"):
         apply_action(state, Action.double())
 
 
@@ -340,7 +340,7 @@ def test_crawford_then_post_crawford() -> None:
     assert state.score == PerSide(0, 4) and state.crawford and state.game_number == 5
     state = run(state, Action.roll(3, 1), Action.play([(8, 5), (6, 5)]))
     assert not state.can_double() and state.roll_is_automatic
-    with pytest.raises(IllegalActionError, match="you cannot double in the Crawford game"):
+    with pytest.raises(IllegalActionError, match="You cannot double in the Crawford game"):
         apply_action(state, Action.double())
     state = run(state, Action.resign(1), Action.accept_resign())
     assert state.score == PerSide(1, 4) and not state.crawford
@@ -377,7 +377,7 @@ def test_replay_reproduces_and_names_the_refused_action() -> None:
         IllegalActionError, match=r"Action 2 \(Action.double\(\)\): You can double only before"
     ):
         replay(rules(), [Action.roll(3, 1), Action.double()])
-    with pytest.raises(IllegalActionError, match="you must play your roll of 3-1 first"):
+    with pytest.raises(IllegalActionError, match="You must play your roll of 3-1 first"):
         replay(rules(), [Action.roll(3, 1), Action.roll(2, 2)])
 
 

@@ -97,6 +97,7 @@ def test_it_refuses_an_anonymous_visitor(game: Game) -> None:
 @pytest.mark.parametrize(
     "build",
     [
+        lambda: Action.double(),
         lambda: Action.take(),
         lambda: Action.drop(),
         lambda: Action.beaver(),
