@@ -44,7 +44,7 @@ __all__ = [
 
 # The drawing grid, in SVG user units. Integers only, so no locale can put a comma in a number.
 WIDTH = 820
-CUBE_COLUMN = 56  # the cube waits left of the frame
+CUBE_COLUMN = 56  # the cube waits on the frame's left rail, inside the board
 FRAME = 14
 POINT_W = 50
 RADIUS = 23
@@ -86,7 +86,7 @@ class Colours:
 
 
 _DARK = ("#2b2623", "#0d0b0a", "#f3ede0")
-_LIGHT = ("#f4efe3", "#a89c84", "#2b2623")
+_LIGHT = ("#f4efe3", "#5e5442", "#2b2623")  # a dark rim: light checkers stand out on cream points
 DEFAULT_COLOURS = {
     Side.BLACK: Colours(*_DARK, *_LIGHT),
     Side.WHITE: Colours(*_LIGHT, *_DARK),
@@ -208,7 +208,7 @@ class Board:
     view_box: str = f"0 0 {WIDTH} {HEIGHT}"
     width: int = WIDTH
     height: int = HEIGHT
-    frame: Shape = Shape(CUBE_COLUMN, LABEL_H, FRAME_RIGHT - CUBE_COLUMN, BOTTOM_Y + FRAME - LABEL_H)
+    frame: Shape = Shape(0, LABEL_H, FRAME_RIGHT, BOTTOM_Y + FRAME - LABEL_H)
     fields: tuple[Shape, ...] = (
         Shape(LEFT_X, TOP_Y, 6 * POINT_W, BOTTOM_Y - TOP_Y),
         Shape(RIGHT_X, TOP_Y, 6 * POINT_W, BOTTOM_Y - TOP_Y),
@@ -365,7 +365,7 @@ def _dice(values: Sequence[tuple[int, bool]], owner: str) -> list[Die]:
 
 
 def _cube(value: int, owner: str | None) -> Cube:
-    """The cube left of the board: centred in the middle, else on its owner's half (the viewer's below).
+    """The cube on the board's left rail: centred in the middle, else on its owner's half (the viewer's below).
 
     ``offered-mine`` / ``offered-theirs``: a double on offer, the cube already turned to its new
     value in the middle of the doubler's half of the board, where their dice would be.

@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 MAX_STEPS = 4
-TAMPERED = "those moves do not fit this roll, so the turn starts again from the beginning"
+TAMPERED = "Those moves do not fit this roll, so the turn starts again from the beginning"
 
 
 def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
@@ -62,7 +62,7 @@ def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
             raise ValueError(f"{part!r} is not a move like 13-8")
         steps.append((_point(origin), _point(destination)))
     if len(steps) > MAX_STEPS:
-        raise ValueError("a turn has at most four moves")
+        raise ValueError("A turn has at most four moves")
     return tuple(steps)
 
 
@@ -98,15 +98,33 @@ def turn_from_url(state: MatchState, steps_text: str, swap: bool) -> tuple[Turn,
     return turn, ""
 
 
+# Each scheme's checkers with the names the page calls them by (the viewer's first). Rims are dark
+# and the board draws a light halo round every checker, so checkers stand out on dark (red) and
+# light (cream) points alike.
+_SCHEMES = {
+    "red-blue": (Colours("#d8432f", "#2a0d08", "#fff", "#2e5fa8", "#0f2347", "#fff"), ("Red", "Blue")),
+    "brown-cream": (Colours("#6b3e1f", "#2a1506", "#f6ecd7", "#f6efdc", "#4a3a1c", "#3b1f0c"), ("Brown", "Cream")),
+}
+
+
+def _scheme(user: Any) -> str:
+    return str(getattr(getattr(user, "profile", None), "checker_colours", "black-white"))
+
+
 def colours_for(user: Any, viewer: Side) -> Colours:
     """The viewer's checker colours: Black dark and White light unless the profile asks otherwise;
     the other schemes give the viewer the first colour named."""
-    scheme = getattr(getattr(user, "profile", None), "checker_colours", "black-white")
-    schemes = {
-        "red-blue": Colours("#c0392b", "#7b1d14", "#fff", "#2e5fa8", "#173a70", "#fff"),
-        "brown-cream": Colours("#6b3e1f", "#3b1f0c", "#f6ecd7", "#f1e4c4", "#9b8558", "#3b1f0c"),
-    }
-    return schemes.get(scheme, DEFAULT_COLOURS[viewer])
+    found = _SCHEMES.get(_scheme(user))
+    return found[0] if found else DEFAULT_COLOURS[viewer]
+
+
+def colour_names(user: Any, viewer: Side) -> PerSide[str]:
+    """What each side's checkers are called on this viewer's board: "Red" and "Blue", say."""
+    found = _SCHEMES.get(_scheme(user))
+    if found is None:
+        return PerSide("Black", "White")
+    mine, theirs = found[1]
+    return PerSide(mine, theirs) if viewer is Side.BLACK else PerSide(theirs, mine)
 
 
 @dataclass
@@ -128,6 +146,7 @@ class GamePage:
     submit_moves: str = ""
     records: list[GameRecord] = field(default_factory=list)
     names: PerSide[str] = field(default_factory=lambda: PerSide("", ""))
+    colour_names: PerSide[str] = field(default_factory=lambda: PerSide("Black", "White"))
     opening: str = ""
     previous_result: str = ""
     resign_levels: tuple[tuple[int, str], ...] = ()
@@ -154,8 +173,9 @@ class GamePage:
         return self.viewer.name.lower()
 
     @property
-    def player_rows(self) -> list[tuple[str, str, int]]:
-        return [(side.name.lower(), self.names[side], self.state.score[side]) for side in Side]
+    def player_rows(self) -> list[tuple[str, str, int, str]]:
+        return [(side.name.lower(), self.names[side], self.state.score[side], self.colour_names[side])
+                for side in Side]
 
     @property
     def swatches(self) -> dict[str, str]:
@@ -199,7 +219,8 @@ def _dice_pairs(dice: tuple[int, int], remaining: Sequence[int] = ()) -> tuple[t
 
 
 def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
-    if not state.rules.variant.uses_cube:
+    # In the Crawford game nobody may double: no cube on the board rather than a centred "64".
+    if not state.rules.variant.uses_cube or state.crawford:
         return None
     if state.phase is Phase.TAKE_OR_DROP:
         return state.cube_value * 2, "offered-mine" if state.turn is viewer else "offered-theirs"
@@ -220,10 +241,14 @@ def build_page(
     can_act = side is not None and game.is_active and state.actor is side
     page = GamePage(game, state, viewer, side is not None, can_act, board=layout_board(
         state.position_for(viewer), viewer=viewer), names=names, swap=swap)
+    if side is not None:
+        page.colour_names = colour_names(user, viewer)
     page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons,
                                 with_messages=side is not None)
     page.opening = _opening_words(logged, state, names)
-    page.previous_result = _previous_result(state, names)
+    # "The next game has started" is news only until someone acts in the new game.
+    if not _acted_in_game(logged, state.game_number):
+        page.previous_result = _previous_result(state, names)
     turn: Turn | None = None
     if can_act and state.phase is Phase.MOVE:
         turn, page.notice = turn_from_url(state, steps_text, swap)
@@ -268,12 +293,26 @@ def _my_prompt(page: GamePage) -> str:
     turn = page.turn
     if turn is None:
         return ""
+    rolled = roll_text(turn.dice)
     if page.forced_pass:
-        return f"You rolled {turn.dice[0]}-{turn.dice[1]}: {page.forced_pass}. Submit to pass."
+        return f"You rolled {rolled}: {page.forced_pass}. Submit to pass."
     if turn.is_complete():
         return "Your move is complete: Submit it, or undo a step."
-    first = turn.remaining_dice()[0]
-    return f"You rolled {turn.dice[0]}-{turn.dice[1]}: click a checker to move it by {first}."
+    return f"You rolled {rolled}: click a checker to move it by {_click_die(turn)}."
+
+
+def roll_text(dice: tuple[int, int]) -> str:
+    """A roll as players write it, the higher die first: ``6-5``, never ``5-6``."""
+    return f"{max(dice)}-{min(dice)}"
+
+
+def _click_die(turn: Turn) -> str:
+    """The die a click plays now: the first one shown unless no checker can move by it."""
+    offered = {die for die, _ in turn.movable().values()}
+    order = [die for die in dict.fromkeys(turn.remaining_dice()) if die in offered]
+    if len(order) > 1:
+        return f"{order[0]} (by {order[1]} where it cannot move {order[0]})"
+    return str(order[0]) if order else str(turn.remaining_dice()[0])
 
 
 def _fill_turn(page: GamePage, turn: Turn, link: Any) -> None:
@@ -296,13 +335,17 @@ def _opening_words(logged: Sequence[LoggedAction], state: MatchState, names: Per
     """Before anyone has played in this game: the opening roll, one die each, and who goes first."""
     opening = [item for item in logged if item.side is None and item.kind is ActionKind.ROLL
                and item.game_number == state.game_number]
-    played = any(item.kind is not ActionKind.ROLL and item.game_number == state.game_number
-                 for item in logged)
-    if not opening or played or state.phase is not Phase.MOVE:
+    if not opening or _acted_in_game(logged, state.game_number) or state.phase is not Phase.MOVE:
         return ""
     black, white = opening[-1].rolled or (0, 0)
     first = names[state.turn]
-    return f"Opening roll: {names.black} {black}, {names.white} {white}. {first} moves first with {black}-{white}."
+    return (f"Opening roll: {names.black} {black}, {names.white} {white}. "
+            f"{first} moves first with {roll_text((black, white))}.")
+
+
+def _acted_in_game(logged: Sequence[LoggedAction], game_number: int) -> bool:
+    """Whether anything but a roll has happened in this game (a play, a double, a resignation...)."""
+    return any(item.kind is not ActionKind.ROLL and item.game_number == game_number for item in logged)
 
 
 def _previous_result(state: MatchState, names: PerSide[str]) -> str:
@@ -342,10 +385,11 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
             href = link(format_steps([*steps, (origin, destination)]), page.swap)
             moves.append(MoveLink(origin, destination, die, href))
     you = " (you)" if page.is_player else ""
-    names = (f"{page.names[viewer]} ({viewer.name.title()}{', you' if you else ''})",
-             f"{page.names[viewer.other]} ({viewer.other.name.title()})")
+    colour = page.colour_names
+    names = (f"{page.names[viewer]} ({colour[viewer]}{', you' if you else ''})",
+             f"{page.names[viewer.other]} ({colour[viewer.other]})")
     cube = _cube(state, viewer)
-    extra = {"Cube": _cube_words(state, page.names)} if cube else {}
+    extra = {"Cube": _cube_words(state, page.names)} if state.rules.variant.uses_cube else {}
     return layout_board(
         position, viewer=viewer, names=names, colours=colours_for(user, viewer) if page.is_player else None,
         my_dice=mine_dice, their_dice=their_dice, cube=cube, last_move=outline,
@@ -354,6 +398,8 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
 
 
 def _cube_words(state: MatchState, names: PerSide[str]) -> str:
+    if state.crawford:
+        return "out of play: this is the Crawford game, nobody may double"
     if state.phase is Phase.TAKE_OR_DROP:
         return f"{state.cube_value}, {names[state.turn]} offers {state.cube_value * 2}"
     if state.cube_owner is None:

@@ -111,7 +111,8 @@ class GameRecord:
 
 
 def _dice_text(dice: tuple[int, int] | None) -> str:
-    return "" if dice is None else f"{dice[0]}{dice[1]}"
+    # Players read a roll higher die first ("61", never "16"), whatever order the dice fell in.
+    return "" if dice is None else f"{max(dice)}{min(dice)}"
 
 
 _RESIGN = {1: "a single game", 2: "a gammon", 3: "a backgammon"}

@@ -51,7 +51,7 @@ class Action:
     >>> Action.resign(4)
     Traceback (most recent call last):
     ...
-    backgammon.engine.errors.IllegalActionError: you can resign a single game (1), a gammon (2) or a backgammon (3), not 4
+    backgammon.engine.errors.IllegalActionError: You can resign a single game (1), a gammon (2) or a backgammon (3), not 4
     """
 
     kind: ActionKind
@@ -63,20 +63,20 @@ class Action:
         if not isinstance(self.kind, ActionKind):
             raise IllegalActionError(f"{self.kind!r} is not an action")
         if (self.dice is not None) != (self.kind is ActionKind.ROLL):
-            raise IllegalActionError("a roll, and only a roll, carries dice")
+            raise IllegalActionError("A roll, and only a roll, carries dice")
         if self.dice is not None:
             _check_dice(self.dice)
         if self.moves and self.kind is not ActionKind.PLAY:
-            raise IllegalActionError("only a play carries checker moves")
+            raise IllegalActionError("Only a play carries checker moves")
         for origin, destination in self.moves:
             if not (1 <= origin <= 25 and 0 <= destination <= 24 and destination < origin):
                 raise IllegalActionError(f"{origin}/{destination} is not a checker move")
         if self.kind is ActionKind.RESIGN and self.level not in _RESIGN_WORDS:
             raise IllegalActionError(
-                f"you can resign a single game (1), a gammon (2) or a backgammon (3), not {self.level}"
+                f"You can resign a single game (1), a gammon (2) or a backgammon (3), not {self.level}"
             )
         if self.kind is not ActionKind.RESIGN and self.level:
-            raise IllegalActionError("only a resignation carries a level")
+            raise IllegalActionError("Only a resignation carries a level")
 
     @classmethod
     def roll(cls, first: int, second: int) -> Action:
@@ -171,14 +171,14 @@ def _check_dice(dice: tuple[int, int]) -> None:
 
 def _sequence(value: object) -> Sequence[object]:
     if not isinstance(value, (list, tuple)):
-        raise TypeError("expected a list")
+        raise TypeError("Expected a list")
     return value
 
 
 def _pair(value: object) -> tuple[int, int]:
     items = _sequence(value)
     if len(items) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in items):
-        raise ValueError("expected two integers")
+        raise ValueError("Expected two integers")
     first, second = items
     assert isinstance(first, int) and isinstance(second, int)
     return first, second

@@ -137,7 +137,7 @@ class Position:
                 raise InvalidPositionError(f"{name}: {waiting} checkers cannot wait on a bar of {layout[_BAR_INDEX]}")
         for point in range(1, 25):
             if self.mine[point - 1] and self.theirs[24 - point]:
-                raise InvalidPositionError(f"both sides have checkers on point {point} of the player on roll")
+                raise InvalidPositionError(f"Both sides have checkers on point {point} of the player on roll")
 
     @classmethod
     def initial(cls, layout: Layout = STANDARD_LAYOUT) -> Position:

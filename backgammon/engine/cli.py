@@ -129,7 +129,7 @@ def run_batch(lines: Iterable[str], out: TextIO, race: bool) -> int:
         for number, line in enumerate(lines, start=1):
             fields = line.split()
             if len(fields) != 2:
-                raise EngineError(f"expected 'POSITION_ID DICE', got {line.strip()!r}")
+                raise EngineError(f"Expected 'POSITION_ID DICE', got {line.strip()!r}")
             case = decoded.get(fields[0])
             if case is None:
                 case = decoded[fields[0]] = _decode(fields[0])

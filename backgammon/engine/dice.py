@@ -72,7 +72,7 @@ def table_entry(instant: datetime) -> tuple[int, int]:
     (1, 1)
     """
     if instant.tzinfo is None or instant.utcoffset() is None:
-        raise DiceTableError("a roll needs a timezone-aware instant, not a naive datetime")
+        raise DiceTableError("A roll needs a timezone-aware instant, not a naive datetime")
     elapsed = instant - _EPOCH
     hour, rest = divmod(elapsed, _HOUR)
     return hour, rest // _MILLISECOND
@@ -93,7 +93,7 @@ def hour_table(key: bytes, hour: int) -> bytes:
 
 def _hasher(key: bytes) -> hashlib.blake2b:
     if not isinstance(key, bytes) or len(key) < 16:
-        raise DiceTableError("the dice key must be at least 16 bytes")
+        raise DiceTableError("The dice key must be at least 16 bytes")
     if len(key) > 64:
         # BLAKE2b takes keys of up to 64 bytes; a longer secret is condensed, not truncated.
         key = hashlib.blake2b(key, person=b"dice-key").digest()

@@ -50,7 +50,7 @@ class MatchRules:
     >>> MatchRules(find_variant("BX"), 0, beavers=True)
     Traceback (most recent call last):
     ...
-    backgammon.engine.errors.InvalidRulesError: the Jacoby rule, beavers and automatic doubles belong to money play
+    backgammon.engine.errors.InvalidRulesError: The Jacoby rule, beavers and automatic doubles belong to money play
     """
 
     variant: Variant
@@ -62,16 +62,16 @@ class MatchRules:
     def __post_init__(self) -> None:
         if not 0 <= self.match_length <= MAX_MATCH_LENGTH:
             raise InvalidRulesError(
-                f"a match is 1 to {MAX_MATCH_LENGTH} points long (0 for a single game), not {self.match_length}"
+                f"A match is 1 to {MAX_MATCH_LENGTH} points long (0 for a single game), not {self.match_length}"
             )
         money_options = self.jacoby or self.beavers or self.automatic_doubles
         if money_options and not (self.variant.money and self.match_length == 0):
             raise InvalidRulesError(
-                "the Jacoby rule, beavers and automatic doubles belong to money play"
+                "The Jacoby rule, beavers and automatic doubles belong to money play"
             )
         if not 0 <= self.automatic_doubles <= _MAX_AUTOMATIC_DOUBLES:
             raise InvalidRulesError(
-                f"automatic doubles are capped at 0 to {_MAX_AUTOMATIC_DOUBLES}"
+                f"Automatic doubles are capped at 0 to {_MAX_AUTOMATIC_DOUBLES}"
             )
 
     @property

@@ -16,7 +16,7 @@ error whose message a player can read, changing nothing. ``replay`` folds a whol
 >>> apply_action(state, Action.take())
 Traceback (most recent call last):
 ...
-backgammon.engine.errors.IllegalActionError: there is no double to take
+backgammon.engine.errors.IllegalActionError: There is no double to take
 """
 
 from __future__ import annotations
@@ -134,9 +134,9 @@ def apply_action(state: MatchState, action: Action, *, by: Side | None = None) -
     claimed by the system against the actor, so it is not checked).
     """
     if state.phase is Phase.MATCH_OVER:
-        raise IllegalActionError("the match is over")
+        raise IllegalActionError("The match is over")
     if by is not None and action.kind is not ActionKind.TIMEOUT and by is not state.actor:
-        raise IllegalActionError(f"it is not your turn to {_VERBS[action.kind]}")
+        raise IllegalActionError(f"It is not your turn to {_VERBS[action.kind]}")
     return _HANDLERS[action.kind](state, action)
 
 
@@ -147,7 +147,7 @@ def replay(rules: MatchRules, actions: Iterable[Action]) -> MatchState:
         try:
             state = apply_action(state, action)
         except EngineError as error:
-            raise type(error)(f"action {number} ({action!r}): {error}") from None
+            raise type(error)(f"Action {number} ({action!r}): {error}") from None
     return state
 
 
@@ -189,25 +189,25 @@ def _new_game(
 def _expected(state: MatchState) -> str:
     """What the match waits for, as a refusal of anything else."""
     if state.phase is Phase.OPENING_ROLL:
-        return "the game has not started: the opening roll comes first"
+        return "The game has not started: the opening roll comes first"
     if state.phase is Phase.ROLL:
-        return "you must roll or double first" if state.can_double() else "you must roll first"
+        return "You must roll or double first" if state.can_double() else "You must roll first"
     if state.phase is Phase.MOVE and state.dice is not None:
-        return f"you must play your roll of {state.dice[0]}-{state.dice[1]} first"
+        return f"You must play your roll of {max(state.dice)}-{min(state.dice)} first"
     if state.phase is Phase.TAKE_OR_DROP:
-        return "a double is waiting for an answer: take or drop"
-    return "a resignation is waiting for an answer: accept or reject"
+        return "A double is waiting for an answer: take or drop"
+    return "A resignation is waiting for an answer: accept or reject"
 
 
 def _double_refusal(state: MatchState) -> str | None:
     if not state.rules.variant.uses_cube:
-        return "this game is played without the doubling cube"
+        return "This game is played without the doubling cube"
     if state.crawford:
-        return "you cannot double in the Crawford game"
+        return "You cannot double in the Crawford game"
     if state.cube_owner is state.turn.other:
-        return "your opponent owns the cube"
+        return "Your opponent owns the cube"
     if state.cube_value * 2 > MAX_CUBE:
-        return f"the cube cannot go above {MAX_CUBE}"
+        return f"The cube cannot go above {MAX_CUBE}"
     return None
 
 
@@ -236,7 +236,7 @@ def _opening_roll(state: MatchState, dice: tuple[int, int]) -> MatchState:
 
 def _double(state: MatchState, action: Action) -> MatchState:
     if state.phase is Phase.MOVE:
-        raise IllegalActionError("you can double only before you roll")
+        raise IllegalActionError("You can double only before you roll")
     if state.phase is not Phase.ROLL:
         raise IllegalActionError(_expected(state))
     refusal = _double_refusal(state)
@@ -247,7 +247,7 @@ def _double(state: MatchState, action: Action) -> MatchState:
 
 def _take(state: MatchState, action: Action) -> MatchState:
     if state.phase is not Phase.TAKE_OR_DROP:
-        raise IllegalActionError("there is no double to take")
+        raise IllegalActionError("There is no double to take")
     return replace(
         state, phase=Phase.ROLL, cube_value=state.cube_value * 2, cube_owner=state.turn.other
     )
@@ -255,11 +255,11 @@ def _take(state: MatchState, action: Action) -> MatchState:
 
 def _beaver(state: MatchState, action: Action) -> MatchState:
     if state.phase is not Phase.TAKE_OR_DROP:
-        raise IllegalActionError("there is no double to beaver")
+        raise IllegalActionError("There is no double to beaver")
     if not state.rules.beavers:
-        raise IllegalActionError("beavers are not allowed in this game")
+        raise IllegalActionError("Beavers are not allowed in this game")
     if state.cube_value * 4 > MAX_CUBE:
-        raise IllegalActionError(f"a beaver would take the cube above {MAX_CUBE}")
+        raise IllegalActionError(f"A beaver would take the cube above {MAX_CUBE}")
     return replace(
         state, phase=Phase.ROLL, cube_value=state.cube_value * 4, cube_owner=state.turn.other
     )
@@ -267,7 +267,7 @@ def _beaver(state: MatchState, action: Action) -> MatchState:
 
 def _drop(state: MatchState, action: Action) -> MatchState:
     if state.phase is not Phase.TAKE_OR_DROP:
-        raise IllegalActionError("there is no double to drop")
+        raise IllegalActionError("There is no double to drop")
     return _end_game(state, state.turn, WinKind.DROP, state.cube_value)
 
 
@@ -300,7 +300,7 @@ def _resign(state: MatchState, action: Action) -> MatchState:
 
 def _accept_resign(state: MatchState, action: Action) -> MatchState:
     if state.phase is not Phase.RESIGN_OFFERED:
-        raise IllegalActionError("there is no resignation to accept")
+        raise IllegalActionError("There is no resignation to accept")
     size = _RESIGN_KINDS[state.resign_level]
     cube_turned = state.cube_owner is not None
     points = state.rules.points(size, cube_value=state.cube_value, cube_turned=cube_turned)
@@ -309,7 +309,7 @@ def _accept_resign(state: MatchState, action: Action) -> MatchState:
 
 def _reject_resign(state: MatchState, action: Action) -> MatchState:
     if state.phase is not Phase.RESIGN_OFFERED:
-        raise IllegalActionError("there is no resignation to reject")
+        raise IllegalActionError("There is no resignation to reject")
     phase = Phase.ROLL if state.dice is None else Phase.MOVE
     return replace(state, phase=phase, resign_level=0)
 
@@ -317,7 +317,7 @@ def _reject_resign(state: MatchState, action: Action) -> MatchState:
 def _timeout(state: MatchState, action: Action) -> MatchState:
     loser = state.actor
     if loser is None:
-        raise IllegalActionError("nobody is on the clock during the opening roll")
+        raise IllegalActionError("Nobody is on the clock during the opening roll")
     winner = loser.other
     length = state.rules.match_length
     points = length - state.score[winner] if length else 1

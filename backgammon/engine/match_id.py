@@ -84,11 +84,11 @@ class MatchIdInfo:
     def __post_init__(self) -> None:
         value = self.cube_value
         if value < 1 or value & (value - 1) or value > 1 << 15:
-            raise InvalidIdError(f"a cube of {value} cannot be written in a Match ID")
+            raise InvalidIdError(f"A cube of {value} cannot be written in a Match ID")
         if not 0 <= self.resign_level <= 3:
-            raise InvalidIdError(f"resignation level {self.resign_level} is not 0 to 3")
+            raise InvalidIdError(f"Resignation level {self.resign_level} is not 0 to 3")
         if not all(0 <= die <= 6 for die in self.dice) or (0 in self.dice and self.dice != (0, 0)):
-            raise InvalidIdError(f"dice {self.dice} are neither a roll nor (0, 0)")
+            raise InvalidIdError(f"Dice {self.dice} are neither a roll nor (0, 0)")
         for number in (self.match_length, *self.score):
             if not 0 <= number <= _MAX_SCORE:
                 raise InvalidIdError(f"{number} does not fit in a Match ID field")

@@ -17,7 +17,7 @@ True
 >>> state_from_dict(rules, {**data, "cube_value": 3})
 Traceback (most recent call last):
 ...
-backgammon.engine.errors.InvalidStateError: match state: cube_value 3 is not a cube value (1, 2, 4 ... 4096)
+backgammon.engine.errors.InvalidStateError: Match state: cube_value 3 is not a cube value (1, 2, 4 ... 4096)
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def state_from_dict(rules: MatchRules, data: Mapping[str, object]) -> MatchState
     except InvalidStateError:
         raise
     except EngineError as error:  # e.g. InvalidPositionError from the board's own checks
-        raise InvalidStateError(f"match state: {error}") from None
+        raise InvalidStateError(f"Match state: {error}") from None
 
 
 def result_to_dict(result: GameResult) -> dict[str, object]:
@@ -111,25 +111,25 @@ def result_from_dict(data: object) -> GameResult:
 
 
 def _state_from_dict(rules: MatchRules, data: Mapping[str, object]) -> MatchState:
-    fields = _fields(data, _KEYS, "match state")
+    fields = _fields(data, _KEYS, "Match state")
     if fields["version"] != STATE_VERSION:
-        raise InvalidStateError(f"match state: version {fields['version']!r} is not {STATE_VERSION}")
+        raise InvalidStateError(f"Match state: version {fields['version']!r} is not {STATE_VERSION}")
     if fields["rules"] != _rules_to_dict(rules):
-        raise InvalidStateError(f"match state: written for rules {fields['rules']!r}, not {_rules_to_dict(rules)!r}")
+        raise InvalidStateError(f"Match state: written for rules {fields['rules']!r}, not {_rules_to_dict(rules)!r}")
     phase = _enum(Phase, fields["phase"], "phase")
     dice = None if fields["dice"] is None else _pair(fields["dice"], "dice", 1, 6)
     # A roll is played in MOVE, and is kept while a resignation offered before playing it waits.
     if (dice is None) if phase is Phase.MOVE else (dice is not None and phase is not Phase.RESIGN_OFFERED):
-        raise InvalidStateError(f"match state: dice {fields['dice']!r} do not fit the {phase.value} phase")
+        raise InvalidStateError(f"Match state: dice {fields['dice']!r} do not fit the {phase.value} phase")
     resign_level = _int(fields["resign_level"], "resign_level", 0, 3)
     if (resign_level == 0) == (phase is Phase.RESIGN_OFFERED):
-        raise InvalidStateError(f"match state: resign_level {resign_level} does not fit the {phase.value} phase")
+        raise InvalidStateError(f"Match state: resign_level {resign_level} does not fit the {phase.value} phase")
     cube_value = fields["cube_value"]
     if type(cube_value) is not int or cube_value not in _CUBE_VALUES:
-        raise InvalidStateError(f"match state: cube_value {cube_value!r} is not a cube value (1, 2, 4 ... {MAX_CUBE})")
+        raise InvalidStateError(f"Match state: cube_value {cube_value!r} is not a cube value (1, 2, 4 ... {MAX_CUBE})")
     match_winner = _optional_side(fields["match_winner"], "match_winner")
     if match_winner is not None and phase is not Phase.MATCH_OVER:
-        raise InvalidStateError("match state: a match winner before the match is over")
+        raise InvalidStateError("Match state: a match winner before the match is over")
     last = fields["last_game_result"]
     score = _pair(fields["score"], "score", 0, _MAX_COUNT)
     moves_played = _pair(fields["moves_played"], "moves_played", 0, _MAX_COUNT)
@@ -185,25 +185,25 @@ def _fields(data: object, keys: frozenset[str], name: str) -> Mapping[str, objec
 def _int(value: object, name: str, low: int, high: int) -> int:
     # type() and not isinstance(): True is an int to Python, but never a count here.
     if type(value) is not int or not low <= value <= high:
-        raise InvalidStateError(f"match state: {name} {value!r} is not a whole number from {low} to {high}")
+        raise InvalidStateError(f"Match state: {name} {value!r} is not a whole number from {low} to {high}")
     return value
 
 
 def _bool(value: object, name: str) -> bool:
     if type(value) is not bool:
-        raise InvalidStateError(f"match state: {name} {value!r} is not true or false")
+        raise InvalidStateError(f"Match state: {name} {value!r} is not true or false")
     return value
 
 
 def _pair(value: object, name: str, low: int, high: int) -> tuple[int, int]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise InvalidStateError(f"match state: {name} {value!r} is not a pair")
+        raise InvalidStateError(f"Match state: {name} {value!r} is not a pair")
     return _int(value[0], name, low, high), _int(value[1], name, low, high)
 
 
 def _layout(value: object, name: str) -> tuple[int, ...]:
     if not isinstance(value, list | tuple) or len(value) != 25:
-        raise InvalidStateError(f"match state: {name} is not 25 checker counts")
+        raise InvalidStateError(f"Match state: {name} is not 25 checker counts")
     return tuple(_int(count, name, 0, 15) for count in value)
 
 
@@ -223,4 +223,4 @@ def _enum(kind: type[E], value: object, name: str) -> E:
     try:
         return kind(value)
     except ValueError:
-        raise InvalidStateError(f"match state: {name} {value!r} is not one of the known values") from None
+        raise InvalidStateError(f"Match state: {name} {value!r} is not one of the known values") from None

@@ -99,11 +99,11 @@ def parse_moves(text: str) -> tuple[tuple[int, int], ...]:
         match = _TOKEN.fullmatch(token)
         if match is None:
             raise InvalidNotationError(
-                f"{token!r} is not a move: write moves like 13/9, bar/22, 6/off or 24/18(2)")
+                f"Not a move: {token!r}. Write moves like 13/9, bar/22, 6/off or 24/18(2)")
         points = [_point_value(part, token) for part in match.group(1).split("/")]
         repeat = int(match.group(2) or 1)
         if not 1 <= repeat <= 4:
-            raise InvalidNotationError(f"{token!r}: a move repeats 1 to 4 times")
+            raise InvalidNotationError(f"A move repeats 1 to 4 times, not as in {token!r}")
         chain = list(itertools.pairwise(points))
         moves.extend(chain * repeat)
     return tuple(moves)
@@ -117,7 +117,7 @@ def _point_value(part: str, token: str) -> int:
         return 0
     value = int(name)
     if value > 25:
-        raise InvalidNotationError(f"{token!r}: there is no point {value}; points run 1 to 24")
+        raise InvalidNotationError(f"There is no point {value} (in {token!r}): points run 1 to 24")
     return value
 
 

@@ -19,7 +19,9 @@ from .board import CHECKERS, Position
 from .errors import IllegalPlayError
 from .movegen import Board, RawMove, State, pack, search, steps, unpack
 
-__all__ = ["Move", "Play", "check_dice", "find_play", "legal_plays"]
+__all__ = ["BEAR_OFF_RULE", "Move", "Play", "check_dice", "find_play", "legal_plays"]
+
+BEAR_OFF_RULE = "You cannot bear off while any of your checkers is outside your home board"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ def find_play(position: Position, dice: tuple[int, int],
     >>> find_play(Position.initial(), (6, 5), [(13, 7)])
     Traceback (most recent call last):
     ...
-    backgammon.engine.errors.IllegalPlayError: you must use both dice: after 13/7 play the 5 too, for example 13/8 13/7
+    backgammon.engine.errors.IllegalPlayError: You must use both dice: after 13/7 play the 5 too, for example 13/8 13/7
     """
     dice = check_dice(dice)
     target = _net(position, moves)
@@ -140,23 +142,34 @@ def _net(position: Position, moves: Sequence[tuple[int, int]]) -> State:
     for origin, dest in moves:
         if not (isinstance(origin, int) and isinstance(dest, int) and 1 <= origin <= 25
                 and 0 <= dest <= 24):
-            raise IllegalPlayError(f"{origin}/{dest} is not a move: points run from 25 (bar) to 0 (off)")
+            raise IllegalPlayError(f"There is no move {origin}/{dest}: points run from 25 (bar) to 0 (off)")
         if dest >= origin:
-            raise IllegalPlayError(f"{origin}/{dest} goes backwards: checkers move to lower points")
+            raise IllegalPlayError(f"The move {origin}/{dest} goes backwards: checkers move to lower points")
         if opp[dest] >= 2 and dest:
-            raise IllegalPlayError(f"point {dest} is blocked")
+            raise IllegalPlayError(f"Point {dest} is blocked")
         counts[origin] -= 1
         counts[dest] += 1
         if dest and opp[dest] == 1:
             hits |= 1 << dest
+    # The bear-off rule comes before the count check: "6/off 5/off" from the starting position
+    # breaks the rule, whatever is (or is not) on point 5.
+    if any(dest == 0 for _, dest in moves) and _left_outside_home(position, moves):
+        raise IllegalPlayError(BEAR_OFF_RULE)
     for origin, _ in moves:
         if counts[origin] < 0:
-            raise IllegalPlayError(f"you have no checker on {_name(origin)} to move")
+            raise IllegalPlayError(f"You have no checker on {_name(origin)} to move")
     waiting = position.mine_waiting
     on_bar = position.mine[24]
     entered = on_bar - counts[25]
     waiting -= max(0, entered - (on_bar - waiting))
     return pack(counts), hits, waiting
+
+
+def _left_outside_home(position: Position, moves: Sequence[tuple[int, int]]) -> bool:
+    """Whether some checker stays outside the home board (points 7 to 24 or the bar) after these moves."""
+    outside = sum(position.mine[6:])
+    brought_home = sum(1 for origin, dest in moves if origin > 6 >= dest)
+    return outside > brought_home
 
 
 def _partial_states(position: Position, dice: tuple[int, int]) -> dict[Board, int]:
@@ -182,7 +195,7 @@ def _refusal(position: Position, dice: tuple[int, int], moves: Sequence[tuple[in
         options = " or ".join(format_play(play) for play in loose)
         return f"{text} is ambiguous: say where the checker hits, {options}"
     if not plays[0].moves:
-        return f"you have no legal move with {dice[0]}-{dice[1]}: the turn passes"
+        return f"You have no legal move with {dice[0]}-{dice[1]}: the turn passes"
     rule = _broken_rule(position, dice, moves)
     if rule:
         return rule
@@ -204,21 +217,21 @@ def _broken_rule(position: Position, dice: tuple[int, int],
     """The first basic rule these moves break: the bar, bearing off, or a distance no die makes."""
     hit_on_bar = position.mine[24] - position.mine_waiting
     if sum(1 for origin, _ in moves if origin == 25) < hit_on_bar and any(o != 25 for o, _ in moves):
-        return "a checker on the bar must enter first"
+        return "A checker on the bar must enter first"
     after = net_state(position, [(o, d) for o, d in moves if d != 0])
     if any(d == 0 for _, d in moves) and not after.all_home():
-        return "you cannot bear off until all your checkers are home"
+        return BEAR_OFF_RULE
     pips = sum(o - d for o, d in moves)
     total = sum(dice) * (2 if dice[0] == dice[1] else 1)
     if pips > total and all(d for _, d in moves):
-        return f"those moves take {pips} pips but a {dice[0]}-{dice[1]} gives only {total}"
+        return f"Those moves take {pips} pips but a {dice[0]}-{dice[1]} gives only {total}"
     makes = {dice[0] * k for k in range(1, 5)} if dice[0] == dice[1] else {*dice, sum(dice)}
     for origin, dest in moves:
         span = origin - dest
         if dest and span not in makes:
-            return f"{_name(origin)}/{dest} moves {span} pips, which a {dice[0]}-{dice[1]} cannot make"
+            return f"The move {'bar' if origin == 25 else origin}/{dest} takes {span} pips, which a {dice[0]}-{dice[1]} cannot make"
         if not dest and span not in makes and any(after.mine[origin:6]):
-            return (f"a die larger than the point bears off only from your highest point: "
+            return (f"A die larger than the point bears off only from your highest point: "
                     f"move the checkers above point {origin} first")
     return None
 
@@ -229,16 +242,16 @@ def _more_dice(dice: tuple[int, int], text: str, used: int, needed: int,
 
     example = format_play(_closest(plays, moves))
     if dice[0] == dice[1]:
-        return f"you must play {needed} of your {dice[0]}s when you can: {example} does"
+        return f"You must play {needed} of your {dice[0]}s when you can: {example} does"
     if used == 0:
-        return f"you must move when you can: for example {example}"
+        return f"You must move when you can: for example {example}"
     if needed == 2:
         unused = sum(dice) - sum(o - d for o, d in moves) if all(d for _, d in moves) else 0
         other = f"the {unused}" if unused in dice else "the other die"
         if not stranded:
-            return f"you must use both dice: after {text} play {other} too, for example {example}"
-        return f"you must use both dice: after {text} {other} cannot be played, but {example} plays both"
-    return f"you must play the higher die ({max(dice)}) when only one die can be played"
+            return f"You must use both dice: after {text} play {other} too, for example {example}"
+        return f"You must use both dice: after {text} {other} cannot be played, but {example} plays both"
+    return f"You must play the higher die ({max(dice)}) when only one die can be played"
 
 
 def _closest(plays: list[Play], moves: Sequence[tuple[int, int]]) -> Play:

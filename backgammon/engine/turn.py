@@ -22,7 +22,7 @@ from functools import lru_cache
 from .board import Position
 from .errors import IllegalPlayError
 from .movegen import State, search, steps, unpack
-from .plays import Move, Play, check_dice, to_board, to_position
+from .plays import BEAR_OFF_RULE, Move, Play, check_dice, to_board, to_position
 
 __all__ = ["Turn", "notation_of"]
 
@@ -121,7 +121,7 @@ class Turn:
     def undo(self) -> Turn:
         """The turn without its last step."""
         if not self.steps:
-            raise IllegalPlayError("there is no move to undo")
+            raise IllegalPlayError("There is no move to undo")
         return Turn(self.position, self.dice, self.steps[:-1])
 
     def is_complete(self) -> bool:
@@ -141,8 +141,8 @@ class Turn:
         if _goal(self.position, _sorted(self.dice))[1]:
             return None
         if self.position.mine[24] > self.position.mine_waiting:
-            return "no legal move: every entry point is blocked"
-        return "no legal move: every checker is blocked"
+            return "No legal move: every entry point is blocked"
+        return "No legal move: every checker is blocked"
 
     # The walk from the start is cheap next to a click's round trip, and keeping no cache keeps
     # the value object plain (equal turns are equal, whatever was asked of them before).
@@ -155,10 +155,10 @@ class Turn:
         for move in self.steps:
             found = self._die_for(state, remaining, (move.origin, move.destination, move.hit))
             if found is None:
-                raise IllegalPlayError(f"{_text(move)} is not a legal step of this turn")
+                raise IllegalPlayError(f"The move {_text(move)} is not a legal step of this turn")
             state, remaining = found[1], _without(remaining, found[0])
         if len(self.steps) > used:
-            raise IllegalPlayError("that is more moves than the roll allows")
+            raise IllegalPlayError("That is more moves than the roll allows")
         return state, remaining
 
     def _die_for(self, state: State, remaining: tuple[int, ...],
@@ -196,33 +196,33 @@ class Turn:
         state, remaining = self._walk()
         board = unpack(state[0])
         if not remaining:
-            return "you have used all your dice: submit the move or undo"
+            return "You have used all your dice: submit the move or undo"
         if not 1 <= origin <= 25 or not board[origin]:
-            return f"you have no checker on {'the bar' if origin == 25 else f'point {origin}'}"
+            return f"You have no checker on {'the bar' if origin == 25 else f'point {origin}'}"
         if board[25] > state[2] and origin != 25:
-            return "a checker on the bar must enter first"
+            return "A checker on the bar must enter first"
         for die in dict.fromkeys(remaining):
             dest = origin - die
             if destination is not None and dest < destination:
                 continue
             if dest >= 1 and self._goal_opp()[dest] >= 2:
-                return f"point {dest} is blocked"
+                return f"Point {dest} is blocked"
             if dest <= 0 and any(board[7:]):
-                return "you cannot bear off until all your checkers are home"
+                return BEAR_OFF_RULE
             if dest < 0 and any(board[origin + 1:7]):
-                return f"a {die} bears off from point {origin} only when no checker is higher"
+                return f"A {die} bears off from point {origin} only when no checker is higher"
         if len(set(remaining)) == 2 and _goal(self.position, _sorted(self.dice))[1] == 1:
-            return f"you must play the higher die ({max(remaining)}) when only one die can be played"
+            return f"You must play the higher die ({max(remaining)}) when only one die can be played"
         if destination is not None:
-            return f"no die or dice you have left take a checker from {origin} to {destination}"
-        return "that move would leave a die you must use unplayable: you must use as many dice as you can"
+            return f"No die or dice you have left take a checker from {origin} to {destination}"
+        return "That move would leave a die you must use unplayable: you must use as many dice as you can"
 
     def _goal_opp(self) -> tuple[int, ...]:
         return _goal(self.position, _sorted(self.dice))[2]
 
     def _unfinished(self) -> str:
         remaining = self.remaining_dice()
-        return f"the turn is not finished: play your {' and '.join(map(str, remaining))} too"
+        return f"The turn is not finished: play your {' and '.join(map(str, remaining))} too"
 
 
 def notation_of(turn: Turn) -> str:

@@ -81,4 +81,4 @@ def find_variant(code: str) -> Variant:
         return VARIANTS[code.strip().upper()]
     except KeyError:
         known = ", ".join(VARIANTS)
-        raise EngineError(f"unknown variant {code!r}; the variants are {known}") from None
+        raise EngineError(f"Unknown variant {code!r}; the variants are {known}") from None

@@ -46,7 +46,7 @@ def _match_length(variant: str, match_length: int | None) -> int:
     if match_length is None:
         return DEFAULT_MATCH_LENGTHS[variant]
     if not 1 <= match_length <= MAX_MATCH_LENGTH:
-        raise ChallengeRejected(f"a match is played to 1 to {MAX_MATCH_LENGTH} points, not {match_length}")
+        raise ChallengeRejected(f"A match is played to 1 to {MAX_MATCH_LENGTH} points, not {match_length}")
     return match_length
 
 
@@ -56,30 +56,30 @@ def _money_options(
     if not VARIANTS[variant].money:
         if jacoby or beavers or automatic_doubles or stake:
             raise ChallengeRejected(
-                "the Jacoby rule, beavers, automatic doubles and stakes belong to the money game (MP)"
+                "The Jacoby rule, beavers, automatic doubles and stakes belong to the money game (MP)"
             )
         return {"jacoby": False, "beavers": False, "automatic_doubles": 0, "stake": 0}
     if not 0 <= automatic_doubles <= MAX_AUTOMATIC_DOUBLES:
-        raise ChallengeRejected(f"automatic doubles can be limited to 0 to {MAX_AUTOMATIC_DOUBLES}")
+        raise ChallengeRejected(f"Automatic doubles can be limited to 0 to {MAX_AUTOMATIC_DOUBLES}")
     stake = 1 if stake is None else stake
     if not 1 <= stake <= MAX_STAKE:
-        raise ChallengeRejected(f"the stake is 1 to {MAX_STAKE} points per point")
+        raise ChallengeRejected(f"The stake is 1 to {MAX_STAKE} points per point")
     return {"jacoby": jacoby, "beavers": beavers, "automatic_doubles": automatic_doubles, "stake": stake}
 
 
 def _opponent(challenger: Any, username: str) -> Any:
     username = username.strip()
     if not username:
-        raise ChallengeRejected("name the player you want to challenge")
+        raise ChallengeRejected("Name the player you want to challenge")
     user_model = get_user_model()
     try:
         opponent = user_model._default_manager.get(username__iexact=username)
     except user_model.DoesNotExist:
-        raise ChallengeRejected(f"there is no player called {username!r}") from None
+        raise ChallengeRejected(f"There is no player called {username!r}") from None
     if opponent.pk == challenger.pk:
-        raise ChallengeRejected("you cannot challenge yourself")
+        raise ChallengeRejected("You cannot challenge yourself")
     if not opponent.is_active:
-        raise ChallengeRejected(f"{opponent.get_username()} no longer plays here")
+        raise ChallengeRejected(f"The player {opponent.get_username()} no longer plays here")
     return opponent
 
 
@@ -104,13 +104,13 @@ def challenge_create(
     """
     variant = variant.strip().upper()
     if variant not in VARIANTS:
-        raise ChallengeRejected(f"there is no variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        raise ChallengeRejected(f"There is no variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     length = _match_length(variant, match_length)
     if time_limit not in _TIME_LIMIT_VALUES:
-        raise ChallengeRejected("choose a time limit per move from the list")
+        raise ChallengeRejected("Choose a time limit per move from the list")
     message = message.strip()
     if len(message) > CHALLENGE_MESSAGE_MAX:
-        raise ChallengeRejected(f"a message can be at most {CHALLENGE_MESSAGE_MAX} characters")
+        raise ChallengeRejected(f"A message can be at most {CHALLENGE_MESSAGE_MAX} characters")
     money = _money_options(
         variant, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake
     )
@@ -143,13 +143,13 @@ def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:
             "challenger", "challenged"
         ).get(pk=challenge_id)
     except Challenge.DoesNotExist:
-        raise ChallengeRejected("there is no such challenge") from None
+        raise ChallengeRejected("There is no such challenge") from None
     if getattr(challenge, f"{role}_id") != actor.pk:
         if role == "challenged":
-            raise ChallengeRejected("only the challenged player can answer this challenge")
-        raise ChallengeRejected("only the challenger can withdraw this challenge")
+            raise ChallengeRejected("Only the challenged player can answer this challenge")
+        raise ChallengeRejected("Only the challenger can withdraw this challenge")
     if challenge.status != Challenge.Status.PENDING:
-        raise ChallengeRejected(f"this challenge was already {challenge.status}")
+        raise ChallengeRejected(f"This challenge was already {challenge.status}")
     return challenge
 
 
@@ -164,7 +164,7 @@ def challenge_accept(*, challenge_id: int, actor: Any) -> Game:
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id, actor, role="challenged")
         if not challenge.challenger.is_active:
-            raise ChallengeRejected(f"{challenge.challenger.get_username()} no longer plays here")
+            raise ChallengeRejected(f"The player {challenge.challenger.get_username()} no longer plays here")
         game = Game.objects.create(
             variant=challenge.variant,
             match_length=challenge.match_length,

@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 MESSAGE_MAX = 500
-STALE_PAGE = "this game has moved on since your page was loaded: reload to see the new position"
+STALE_PAGE = "This game has moved on since your page was loaded: reload to see the new position"
 # A chain of automatic actions is short (a few tied opening rolls, one automatic roll); a longer
 # one means the engine keeps asking for the same thing, and we refuse rather than loop forever.
 _MAX_FOLLOW_UPS = 50
@@ -113,7 +113,7 @@ class _Log:
                 self.roll(side=state.turn)
             else:
                 return
-        raise RuntimeError(f"game {self.game.pk}: automatic actions did not come to an end")
+        raise RuntimeError(f"Game {self.game.pk}: automatic actions did not come to an end")
 
     def save(self) -> Game:
         """Append the rows and rewrite the snapshot; the caller holds the row lock."""
@@ -222,14 +222,14 @@ def _locked_game(game_id: int) -> Game:
             .get(pk=game_id)
         )
     except Game.DoesNotExist:
-        raise ActionRejected("there is no such game") from None
+        raise ActionRejected("There is no such game") from None
 
 
 def _turn_words(game: Game, state: MatchState) -> str:
     actor = state.actor
     if actor is None:
-        return "it is not your turn"
-    return f"it is not your turn: waiting for {game.player(actor).get_username()}"
+        return "It is not your turn"
+    return f"It is not your turn: waiting for {game.player(actor).get_username()}"
 
 
 def roll_request() -> Action:
@@ -248,16 +248,16 @@ def game_apply_action(
     """
     message = message.strip()
     if len(message) > MESSAGE_MAX:
-        raise ActionRejected(f"a message can be at most {MESSAGE_MAX} characters")
+        raise ActionRejected(f"A message can be at most {MESSAGE_MAX} characters")
     if action.kind in _SYSTEM_KINDS:
-        raise ActionRejected("only the site can time a player out")
+        raise ActionRejected("Only the site can time a player out")
     with transaction.atomic():
         game = _locked_game(game_id)
         side = game.side_of(actor)
         if side is None:
-            raise ActionRejected("you are not playing in this game")
+            raise ActionRejected("You are not playing in this game")
         if game.status != Game.Status.ACTIVE:
-            raise ActionRejected("this game is over: no more moves can be made")
+            raise ActionRejected("This game is over: no more moves can be made")
         now = timezone.now()
         late = _late_side(game, now)
         if late is None:

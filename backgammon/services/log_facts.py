@@ -50,7 +50,7 @@ def replay_with_facts(
         try:
             after = apply_action(state, action)
         except EngineError as error:
-            raise type(error)(f"action {number} ({action!r}): {error}") from None
+            raise type(error)(f"Action {number} ({action!r}): {error}") from None
         facts.append(action_facts(state, action, after))
         state = after
     return facts, state

@@ -18,15 +18,15 @@ REASON_MAX = 500
 
 def _checked(game_id: int, staff: Any, reason: str) -> tuple[Game, str]:
     if not getattr(staff, "is_staff", False):
-        raise ActionRejected("only staff can abort or adjudicate a game")
+        raise ActionRejected("Only staff can abort or adjudicate a game")
     reason = reason.strip()
     if not reason:
-        raise ActionRejected("give a reason: it is kept with the game")
+        raise ActionRejected("Give a reason: it is kept with the game")
     if len(reason) > REASON_MAX:
-        raise ActionRejected(f"a reason can be at most {REASON_MAX} characters")
+        raise ActionRejected(f"A reason can be at most {REASON_MAX} characters")
     game = _locked_game(game_id)
     if game.status != Game.Status.ACTIVE:
-        raise ActionRejected(f"game #{game.pk} is already {game.status}")
+        raise ActionRejected(f"This game is already {game.status}")
     return game, reason
 
 
@@ -52,7 +52,7 @@ def game_adjudicate(*, game_id: int, staff: Any, winner: Any, reason: str) -> Ga
     with transaction.atomic():
         game, reason = _checked(game_id, staff, reason)
         if game.side_of(winner) is None:
-            raise ActionRejected(f"{winner} does not play in game #{game.pk}")
+            raise ActionRejected(f"The player {winner} does not play in game #{game.pk}")
         StaffAction.objects.create(
             game=game, staff=staff, kind=StaffAction.Kind.ADJUDICATE, winner=winner, reason=reason
         )

@@ -116,15 +116,15 @@ def _action_from_post(request: HttpRequest, game: Game, page_state: Any) -> Acti
         try:
             return Action.resign(int(request.POST.get("level", "")))
         except (ValueError, EngineError):
-            raise ActionRejected("choose what to resign: a single game, a gammon or a backgammon") from None
+            raise ActionRejected("Choose what to resign: a single game, a gammon or a backgammon") from None
     if kind == "play":
         return _play_from_post(request, page_state)
-    raise ActionRejected("that is not something you can do in a game")
+    raise ActionRejected("That is not something you can do in a game")
 
 
 def _play_from_post(request: HttpRequest, state: Any) -> Action:
     if state.phase is not Phase.MOVE:
-        raise ActionRejected("there is no roll to play now")
+        raise ActionRejected("There is no roll to play now")
     typed = request.POST.get("moves_text", "").strip()
     if typed:
         try:
@@ -135,7 +135,7 @@ def _play_from_post(request: HttpRequest, state: Any) -> Action:
     if problem:
         raise ActionRejected(problem)
     if not turn.is_complete():
-        raise ActionRejected("your move is not finished: play every die you can, then Submit")
+        raise ActionRejected("Your move is not finished: play every die you can, then Submit")
     return Action.play(tuple((move.origin, move.destination) for move in turn.steps))
 
 
@@ -159,7 +159,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         expected = -1
     try:
         if the_game.side_of(request.user) is None:
-            raise ActionRejected("you are watching this game: only its players can move")
+            raise ActionRejected("You are watching this game: only its players can move")
         if expected != the_game.action_count:
             raise ActionRejected(STALE_PAGE)
         action = _action_from_post(request, the_game, the_game.state())

@@ -89,9 +89,9 @@ def _challenge_for_user(challenge_id: int, user: Any) -> Challenge:
     try:
         challenge = Challenge.objects.get(pk=challenge_id)
     except Challenge.DoesNotExist:
-        raise Http404("no such challenge") from None
+        raise Http404("No such challenge") from None
     if user.pk not in (challenge.challenger_id, challenge.challenged_id):
-        raise Http404("no such challenge")
+        raise Http404("No such challenge")
     return challenge
 
 

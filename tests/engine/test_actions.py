@@ -59,8 +59,8 @@ def test_repr_pastes_back() -> None:
         (lambda: Action.resign(0), "not 0"),
         (lambda: Action(ActionKind.DOUBLE, dice=(3, 1)), "only a roll"),
         (lambda: Action(ActionKind.ROLL), "only a roll"),
-        (lambda: Action(ActionKind.TAKE, moves=((8, 5),)), "only a play"),
-        (lambda: Action(ActionKind.DROP, level=2), "only a resignation"),
+        (lambda: Action(ActionKind.TAKE, moves=((8, 5),)), "Only a play"),
+        (lambda: Action(ActionKind.DROP, level=2), "Only a resignation"),
     ],
 )
 def test_it_refuses_malformed_actions(build: object, reason: str) -> None:

@@ -101,7 +101,7 @@ def test_ties_do_not_turn_the_cube_without_automatic_doubles() -> None:
 def test_a_player_must_roll_or_double_before_moving() -> None:
     state = opened()
     assert state.phase is Phase.ROLL and state.can_double() and not state.roll_is_automatic
-    with pytest.raises(IllegalActionError, match="you must roll or double first"):
+    with pytest.raises(IllegalActionError, match="You must roll or double first"):
         apply_action(state, Action.play([(13, 10)]))
 
 
@@ -110,7 +110,7 @@ def test_without_a_cube_the_roll_is_automatic() -> None:
     assert state.roll_is_automatic and not state.can_double()
     with pytest.raises(IllegalActionError, match="without the doubling cube"):
         apply_action(state, Action.double())
-    with pytest.raises(IllegalActionError, match="you must roll first"):
+    with pytest.raises(IllegalActionError, match="You must roll first"):
         apply_action(state, Action.play([(13, 10)]))
 
 
@@ -125,7 +125,7 @@ def test_a_take_doubles_the_cube_and_the_doubler_must_roll() -> None:
         BLACK,
     )
     assert state.roll_is_automatic
-    with pytest.raises(IllegalActionError, match="your opponent owns the cube"):
+    with pytest.raises(IllegalActionError, match="Your opponent owns the cube"):
         apply_action(state, Action.double())
 
 
@@ -157,15 +157,15 @@ def test_doubling_is_only_before_rolling() -> None:
     state = run(opened(), Action.roll(6, 5))
     with pytest.raises(IllegalActionError, match="only before you roll"):
         apply_action(state, Action.double())
-    with pytest.raises(IllegalActionError, match="there is no double to take"):
+    with pytest.raises(IllegalActionError, match="There is no double to take"):
         apply_action(state, Action.take())
-    with pytest.raises(IllegalActionError, match="there is no double to drop"):
+    with pytest.raises(IllegalActionError, match="There is no double to drop"):
         apply_action(state, Action.drop())
 
 
 def test_beavers_only_when_allowed() -> None:
     state = run(opened(rules("MP")), Action.double())
-    with pytest.raises(IllegalActionError, match="beavers are not allowed"):
+    with pytest.raises(IllegalActionError, match="Beavers are not allowed"):
         apply_action(state, Action.beaver())
     state = run(opened(rules("MP", beavers=True)), Action.double(), Action.beaver())
     assert (state.phase, state.actor, state.cube_value, state.cube_owner) == (
@@ -177,7 +177,7 @@ def test_beavers_only_when_allowed() -> None:
 
 
 def test_it_is_not_your_turn_to_double() -> None:
-    with pytest.raises(IllegalActionError, match="it is not your turn to double"):
+    with pytest.raises(IllegalActionError, match="It is not your turn to double"):
         apply_action(opened(), Action.double(), by=BLACK)
     assert apply_action(opened(), Action.double(), by=WHITE).phase is Phase.TAKE_OR_DROP
 
@@ -302,7 +302,7 @@ def test_a_timeout_forfeits_the_match() -> None:
         PerSide(5, 0),
     )
     assert state.last_game_result == GameResult(BLACK, WinKind.TIMEOUT, 5, 1)
-    with pytest.raises(IllegalActionError, match="the match is over"):
+    with pytest.raises(IllegalActionError, match="The match is over"):
         apply_action(state, Action.roll(3, 1))
     single = run(opened(rules("BX")), Action.timeout())
     assert (single.match_winner, single.score) == (BLACK, PerSide(1, 0))
@@ -340,7 +340,7 @@ def test_crawford_then_post_crawford() -> None:
     assert state.score == PerSide(0, 4) and state.crawford and state.game_number == 5
     state = run(state, Action.roll(3, 1), Action.play([(8, 5), (6, 5)]))
     assert not state.can_double() and state.roll_is_automatic
-    with pytest.raises(IllegalActionError, match="you cannot double in the Crawford game"):
+    with pytest.raises(IllegalActionError, match="You cannot double in the Crawford game"):
         apply_action(state, Action.double())
     state = run(state, Action.resign(1), Action.accept_resign())
     assert state.score == PerSide(1, 4) and not state.crawford
@@ -374,10 +374,10 @@ def test_replay_reproduces_and_names_the_refused_action() -> None:
     actions = [Action.roll(3, 1), Action.play([(8, 5), (6, 5)]), Action.double(), Action.take()]
     assert replay(rules(), actions) == run(new_match(rules()), *actions)
     with pytest.raises(
-        IllegalActionError, match=r"action 2 \(Action.double\(\)\): you can double only before"
+        IllegalActionError, match=r"Action 2 \(Action.double\(\)\): You can double only before"
     ):
         replay(rules(), [Action.roll(3, 1), Action.double()])
-    with pytest.raises(IllegalActionError, match="you must play your roll of 3-1 first"):
+    with pytest.raises(IllegalActionError, match="You must play your roll of 3-1 first"):
         replay(rules(), [Action.roll(3, 1), Action.roll(2, 2)])
 
 

@@ -140,7 +140,7 @@ BAD = [
 def test_it_refuses_a_malformed_dict_saying_what_is_wrong(path: str, value: Any, words: str) -> None:
     data = _good()
     assert state_from_dict(RULES[0], data)  # the unchanged dict is fine: the change is the fault
-    with pytest.raises(InvalidStateError, match="^(match state|position|last_game_result)") as refused:
+    with pytest.raises(InvalidStateError, match="^(Match state|position|last_game_result)") as refused:
         state_from_dict(RULES[0], _set(data, path, value))
     assert words in str(refused.value)
     assert isinstance(refused.value, EngineError)

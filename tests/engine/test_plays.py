@@ -48,7 +48,7 @@ def test_seed_white_35_cannot_move_onto_a_blocked_point() -> None:
     plays = texts(position, (3, 5))
     assert "8/5 6/1" in plays
     assert not any("6/3" in text for text in plays)
-    with pytest.raises(IllegalPlayError, match="point 3 is blocked"):
+    with pytest.raises(IllegalPlayError, match="Point 3 is blocked"):
         find_play(position, (3, 5), [(6, 3), (8, 3)])
 
 
@@ -77,7 +77,7 @@ def test_both_dice_must_be_used_when_possible() -> None:
     position = pos({24: 1, 14: 1, 1: 13}, {19: 2, 3: 2})
     plays = texts(position, (6, 5))
     assert "24/18 14/9" in plays and "14/8" not in plays
-    with pytest.raises(IllegalPlayError, match="you must use both dice: after 14/8 the 5 cannot be played, but .* plays both"):
+    with pytest.raises(IllegalPlayError, match="You must use both dice: after 14/8 the 5 cannot be played, but .* plays both"):
         find_play(position, (6, 5), [(14, 8)])
     with pytest.raises(IllegalPlayError, match="after 24/18 play the 5 too"):
         find_play(position, (6, 5), [(24, 18)])
@@ -100,7 +100,7 @@ def test_two_on_the_bar_with_one_entry_point_open() -> None:
 def test_two_on_the_bar_both_enter_before_anything_else() -> None:
     position = pos({25: 2, 6: 13})
     assert all(p.moves[0].origin == 25 and p.moves[1].origin == 25 for p in legal_plays(position, (2, 2)))
-    with pytest.raises(IllegalPlayError, match="a checker on the bar must enter first"):
+    with pytest.raises(IllegalPlayError, match="A checker on the bar must enter first"):
         find_play(position, (6, 5), [(25, 19), (6, 1)])
 
 
@@ -128,7 +128,7 @@ def test_a_higher_checker_must_move_before_bearing_off_from_below_with_a_larger_
 def test_no_bearing_off_until_all_checkers_are_home() -> None:
     position = pos({7: 1, 2: 14}, {20: 15})
     assert "7/6 2/off" in texts(position, (1, 2))
-    with pytest.raises(IllegalPlayError, match="cannot bear off until all your checkers are home"):
+    with pytest.raises(IllegalPlayError, match="cannot bear off while any of your checkers is outside your home board"):
         find_play(position, (1, 2), [(2, 0), (2, 1)])
 
 
@@ -186,12 +186,12 @@ def test_find_play_accepts_moves_in_any_order_and_merged_paths() -> None:
 @pytest.mark.parametrize(
     ("moves", "reason"),
     [
-        ([(13, 7), (13, 9)], "13/9 moves 4 pips"),
+        ([(13, 7), (13, 9)], "The move 13/9 takes 4 pips"),
         ([(5, 4), (13, 7)], "no checker on point 5"),
         ([(13, 15)], "backwards"),
         ([(6, 0), (8, 3)], "cannot bear off"),
         ([(24, 13), (13, 10)], "take 14 pips"),
-        ([], "you must move when you can"),
+        ([], "You must move when you can"),
         ([(13, 18)], "backwards"),
     ],
 )
@@ -208,3 +208,29 @@ def test_find_play_refuses_bad_dice() -> None:
 def test_no_move_play_is_found_by_no_moves() -> None:
     position = pos({25: 1, 6: 14}, {p: 2 for p in range(19, 25)})
     assert find_play(position, (6, 5), []).moves == ()
+
+
+def test_bearing_off_with_checkers_outside_home_names_the_bear_off_rule() -> None:
+    # The start has no checker on point 5: the rule broken first is bearing off, not the count.
+    with pytest.raises(IllegalPlayError, match="^You cannot bear off while any of your checkers is outside"):
+        find_play(START, (6, 5), [(6, 0), (5, 0)])
+    with pytest.raises(IllegalPlayError, match="^You cannot bear off while"):
+        find_play(pos({8: 1, 6: 1, 2: 13}, {20: 15}), (6, 2), [(6, 0), (2, 0)])
+
+
+def test_bearing_off_after_bringing_the_last_checker_home_is_not_refused_for_the_rule() -> None:
+    position = pos({8: 1, 2: 14}, {20: 15})
+    assert find_play(position, (6, 2), [(8, 2), (2, 0)]).result.mine[:2] == (0, 14)
+
+
+@pytest.mark.parametrize("dice", [(6, 5), (3, 1), (4, 4), (2, 6)])
+@pytest.mark.parametrize(
+    "moves",
+    [[], [(13, 7)], [(13, 15)], [(5, 4)], [(6, 0), (5, 0)], [(24, 13), (13, 10)], [(30, 1)], [(13, 9), (13, 9)],
+     [(13, 1)], [(8, 2), (6, 1)]],
+)
+def test_every_refusal_reads_as_a_sentence(dice: tuple[int, int], moves: list[tuple[int, int]]) -> None:
+    try:
+        find_play(START, dice, moves)
+    except IllegalPlayError as refusal:
+        assert str(refusal)[:1].isupper(), str(refusal)

@@ -53,7 +53,7 @@ def test_bar_checker_must_enter_first() -> None:
     position = pos({25: 1, 6: 14})
     turn = Turn(position, (6, 5))
     assert set(turn.movable()) == {25}
-    with pytest.raises(IllegalPlayError, match="a checker on the bar must enter first"):
+    with pytest.raises(IllegalPlayError, match="A checker on the bar must enter first"):
         turn.step(6)
 
 
@@ -65,7 +65,7 @@ def test_step_to_moves_one_checker_by_both_dice() -> None:
 
 
 def test_step_to_names_a_blocked_point() -> None:
-    with pytest.raises(IllegalPlayError, match="point 1 is blocked"):
+    with pytest.raises(IllegalPlayError, match="Point 1 is blocked"):
         Turn(START, (5, 6)).step_to(6, 1)
 
 
@@ -92,10 +92,10 @@ def test_a_bear_off_over_the_die_keeps_the_larger_die_when_it_can() -> None:
 
 def test_forced_pass_reasons() -> None:
     closed = pos({25: 1, 6: 14}, {p: 2 for p in range(19, 25)})
-    assert Turn(closed, (6, 5)).forced_pass_reason() == "no legal move: every entry point is blocked"
+    assert Turn(closed, (6, 5)).forced_pass_reason() == "No legal move: every entry point is blocked"
     assert Turn(closed, (6, 5)).is_complete() and Turn(closed, (6, 5)).play().moves == ()
     stuck = pos({13: 1, 1: 14}, {7: 2, 8: 2})
-    assert Turn(stuck, (6, 5)).forced_pass_reason() == "no legal move: every checker is blocked"
+    assert Turn(stuck, (6, 5)).forced_pass_reason() == "No legal move: every checker is blocked"
     assert Turn(START, (6, 5)).forced_pass_reason() is None
 
 

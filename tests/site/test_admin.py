@@ -72,7 +72,7 @@ def test_a_game_already_over_is_reported_not_changed(admin_client: Client, game:
     data = {"action": "abort_games", "_selected_action": [game.pk], "confirm": "yes", "reason": "once"}
     admin_client.post(changelist(), data)
     response = admin_client.post(changelist(), {**data, "reason": "twice"}, follow=True)
-    assert f"Game #{game.pk}: game #{game.pk} is already aborted" in response.content.decode()
+    assert f"Game #{game.pk}: This game is already aborted" in response.content.decode()
     assert StaffAction.objects.count() == 1
 
 

@@ -88,7 +88,7 @@ def test_it_reports_a_log_that_does_not_replay_and_cannot_repair_it(games: list[
     bp, _ = games
     GameAction.objects.filter(game=bp, number=2).update(data={"kind": "take"})
     out, error = run_failing("--repair")
-    assert f"game #{bp.pk}: the log does not replay: action 2" in out
+    assert f"game #{bp.pk}: the log does not replay: Action 2" in out
     assert f"game #{bp.pk}: cannot be repaired" in out
     assert error == "1 game(s) do not match their logs"
 

@@ -45,8 +45,8 @@ def test_the_same_turn_sent_twice_at_once_applies_once(
     for thread in threads:
         thread.join(timeout=20)
     assert sorted(outcomes) == [
+        "This game has moved on since your page was loaded: reload to see the new position",
         "applied",
-        "this game has moved on since your page was loaded: reload to see the new position",
     ]
     game.refresh_from_db()
     assert game.action_count == expected + 1

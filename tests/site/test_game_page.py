@@ -146,7 +146,7 @@ def test_it_refuses_an_unfinished_or_illegal_submission_and_changes_nothing(alic
         typed = post(alice_client, bx_game, "play", moves_text="13/9 13/")
         illegal = post(alice_client, bx_game, "play", moves_text="24/18")
     assert unfinished.status_code == tampered.status_code == typed.status_code == illegal.status_code == 400
-    assert "your move is not finished" in text(unfinished)
+    assert "Your move is not finished" in text(unfinished)
     assert "move the checker on 6 by 1 to 5" in links(unfinished)  # the turn so far is kept
     assert TAMPERED in text(tampered)
     assert 'role="alert"' in text(typed) and 'value="13/9 13/"' in text(typed)
@@ -166,7 +166,7 @@ def test_it_refuses_the_other_player_and_spectators(bob_client: Client, charlie_
     with unchanged(bx_game):
         bobs = post(bob_client, bx_game, "play", steps="8-5,6-5")
         charlies = post(charlie_client, bx_game, "play", steps="8-5,6-5")
-    assert bobs.status_code == 400 and "it is not your turn: waiting for alice" in text(bobs)
+    assert bobs.status_code == 400 and "It is not your turn: waiting for alice" in text(bobs)
     assert charlies.status_code == 403 and "only its players can move" in text(charlies)
 
 
@@ -262,6 +262,11 @@ def test_it_shows_a_finished_match_game_and_the_next_game_starts(alice_client: C
     body = text(page_of(bob_client, game))
     assert "Game 1: alice won a gammon (2 points). The next game has started." in body
     assert "alice 2 – 0 bob" in body
+    # Once game 2 is under way the notice is old news; the moves list keeps game 1's result.
+    assert post(alice_client, game, "play", moves_text="8/4 6/4").status_code == 302
+    later = text(page_of(bob_client, fresh(game)))
+    assert "The next game has started" not in later
+    assert "alice won a gammon (2 points)" in later
 
 
 def test_a_forced_pass_says_why_and_passes_the_turn(alice_client: Client, alice: Any, bob: Any,
@@ -271,7 +276,7 @@ def test_a_forced_pass_says_why_and_passes_the_turn(alice_client: Client, alice:
     dice.then((6, 1), (4, 2))
     game = start_game(alice, bob, variant="BX", match_length=0)
     page = page_of(alice_client, game)
-    assert "no legal move: every entry point is blocked" in text(page)
+    assert "No legal move: every entry point is blocked" in text(page)
     assert links(page) == {}
 
     response = post(alice_client, game, "play", steps="")
@@ -302,3 +307,29 @@ def test_the_match_file_downloads(alice_client: Client, charlie_client: Client, 
     assert response["Content-Disposition"] == f'attachment; filename="game-{bx_game.pk}.mat"'
     body = response.content.decode()
     assert "alice" in body and "bob" in body and "8/5 6/5" in body
+
+
+def test_a_roll_reads_higher_die_first_in_the_opening_prompt_and_moves_list(
+    alice_client: Client, bob_client: Client, alice: Any, bob: Any, dice: Any
+) -> None:
+    dice.then((5, 6))  # Alice's die 5, Bob's 6: Bob moves first with the dice as they fell, 5 then 6
+    game = start_game(alice, bob, variant="BX", match_length=0)
+    body = text(page_of(bob_client, game))
+    assert "Opening roll: alice 5, bob 6. bob moves first with 6-5." in body
+    assert "You rolled 6-5:" in body and "5-6" not in body
+    dice.then((2, 1))
+    assert post(bob_client, game, "play", moves_text="24/13").status_code == 302
+    moves = text(page_of(alice_client, fresh(game)))
+    assert "65: 24/13" in moves and "56:" not in moves
+
+
+def test_after_swapping_the_prompt_names_the_die_a_click_plays(
+    alice_client: Client, alice: Any, bob: Any, dice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Alice rolls 6-1 with everything on her 13 point; Bob holds her 12 point, so no checker moves by 1.
+    starting_from(monkeypatch, position=position({13: 15}, {13: 2, 6: 13}))
+    dice.then((6, 1))
+    game = start_game(alice, bob, variant="BX", match_length=0)
+    swapped = page_of(alice_client, game, swap="1")
+    assert set(links(swapped)) == {"move the checker on 13 by 6 to 7"}
+    assert "You rolled 6-1: click a checker to move it by 6." in text(swapped)

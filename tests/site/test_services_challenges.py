@@ -55,18 +55,18 @@ def test_money_play_keeps_its_options(alice: Any, bob: Any) -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"opponent": "alice"}, "you cannot challenge yourself"),
-        ({"opponent": "nobody"}, "there is no player called 'nobody'"),
-        ({"opponent": "  "}, "name the player you want to challenge"),
-        ({"variant": "XX"}, "there is no variant 'XX'"),
+        ({"opponent": "alice"}, "You cannot challenge yourself"),
+        ({"opponent": "nobody"}, "There is no player called 'nobody'"),
+        ({"opponent": "  "}, "Name the player you want to challenge"),
+        ({"variant": "XX"}, "There is no variant 'XX'"),
         ({"variant": "BX", "match_length": 5}, "Backgammon is a single game: it has no match length"),
-        ({"match_length": 26}, "a match is played to 1 to 25 points, not 26"),
-        ({"match_length": 0}, "a match is played to 1 to 25 points, not 0"),
-        ({"time_limit": timedelta(hours=3)}, "choose a time limit per move from the list"),
-        ({"message": "x" * 501}, "a message can be at most 500 characters"),
+        ({"match_length": 26}, "A match is played to 1 to 25 points, not 26"),
+        ({"match_length": 0}, "A match is played to 1 to 25 points, not 0"),
+        ({"time_limit": timedelta(hours=3)}, "Choose a time limit per move from the list"),
+        ({"message": "x" * 501}, "A message can be at most 500 characters"),
         ({"jacoby": True}, "belong to the money game (MP)"),
-        ({"variant": "MP", "stake": 0}, "the stake is 1 to 1000 points per point"),
-        ({"variant": "MP", "automatic_doubles": 9}, "automatic doubles can be limited to 0 to 3"),
+        ({"variant": "MP", "stake": 0}, "The stake is 1 to 1000 points per point"),
+        ({"variant": "MP", "automatic_doubles": 9}, "Automatic doubles can be limited to 0 to 3"),
     ],
 )
 def test_it_refuses_bad_challenges_clearly(alice: Any, bob: Any, options: dict[str, Any], message: str) -> None:
@@ -76,7 +76,7 @@ def test_it_refuses_bad_challenges_clearly(alice: Any, bob: Any, options: dict[s
 def test_it_refuses_an_inactive_opponent(alice: Any, bob: Any) -> None:
     bob.is_active = False
     bob.save()
-    assert refused_create(alice) == "bob no longer plays here"
+    assert refused_create(alice) == "The player bob no longer plays here"
 
 
 def test_it_refuses_a_second_identical_pending_challenge(alice: Any, bob: Any) -> None:
@@ -100,7 +100,7 @@ def test_accepting_starts_the_game_with_the_challenger_as_black(alice: Any, bob:
 def test_only_the_challenged_player_may_answer(alice: Any, bob: Any, charlie: Any, respond: Any) -> None:
     challenge = create(alice)
     for intruder in (alice, charlie):
-        with pytest.raises(ChallengeRejected, match="only the challenged player"):
+        with pytest.raises(ChallengeRejected, match="Only the challenged player"):
             respond(challenge_id=challenge.pk, actor=intruder)
     challenge.refresh_from_db()
     assert challenge.status == "pending" and not Game.objects.exists()
@@ -108,7 +108,7 @@ def test_only_the_challenged_player_may_answer(alice: Any, bob: Any, charlie: An
 
 def test_only_the_challenger_may_withdraw(alice: Any, bob: Any) -> None:
     challenge = create(alice)
-    with pytest.raises(ChallengeRejected, match="only the challenger"):
+    with pytest.raises(ChallengeRejected, match="Only the challenger"):
         challenge_withdraw(challenge_id=challenge.pk, actor=bob)
     challenge_withdraw(challenge_id=challenge.pk, actor=alice)
     challenge.refresh_from_db()
@@ -118,7 +118,7 @@ def test_only_the_challenger_may_withdraw(alice: Any, bob: Any) -> None:
 def test_a_challenge_is_answered_once(alice: Any, bob: Any) -> None:
     challenge = create(alice)
     challenge_decline(challenge_id=challenge.pk, actor=bob)
-    with pytest.raises(ChallengeRejected, match="this challenge was already declined"):
+    with pytest.raises(ChallengeRejected, match="This challenge was already declined"):
         challenge_accept(challenge_id=challenge.pk, actor=bob)
     with pytest.raises(ChallengeRejected, match="already declined"):
         challenge_withdraw(challenge_id=challenge.pk, actor=alice)
@@ -137,6 +137,6 @@ def test_a_challenger_who_left_cannot_be_accepted(alice: Any, bob: Any) -> None:
     challenge = create(alice)
     alice.is_active = False
     alice.save()
-    with pytest.raises(ChallengeRejected, match="alice no longer plays here"):
+    with pytest.raises(ChallengeRejected, match="The player alice no longer plays here"):
         challenge_accept(challenge_id=challenge.pk, actor=bob)
     assert not Game.objects.exists()

@@ -41,12 +41,12 @@ def refused(game: Game, user: Any, action: Action, *, expected: int | None = Non
 
 
 def test_it_refuses_a_player_whose_turn_it_is_not(game: Game, bob: Any) -> None:
-    assert refused(game, bob, Action.double()) == "it is not your turn: waiting for alice"
+    assert refused(game, bob, Action.double()) == "It is not your turn: waiting for alice"
 
 
 def test_it_refuses_a_page_that_is_out_of_date(game: Game, alice: Any) -> None:
     message = refused(game, alice, Action.play([(8, 5), (6, 5)]), expected=game.action_count - 1)
-    assert message.startswith("this game has moved on since your page was loaded")
+    assert message.startswith("This game has moved on since your page was loaded")
 
 
 def test_it_refuses_the_same_submission_twice(game: Game, alice: Any) -> None:
@@ -57,13 +57,13 @@ def test_it_refuses_the_same_submission_twice(game: Game, alice: Any) -> None:
 
 
 def test_it_refuses_an_outsider(game: Game, charlie: Any) -> None:
-    assert refused(game, charlie, Action.resign(1)) == "you are not playing in this game"
+    assert refused(game, charlie, Action.resign(1)) == "You are not playing in this game"
 
 
 def test_it_refuses_moves_in_a_finished_game(game: Game, alice: Any, admin_user: Any) -> None:
     game_abort(game_id=game.pk, staff=admin_user, reason="test")
     game.refresh_from_db()
-    assert refused(game, alice, Action.play([(8, 5), (6, 5)])) == "this game is over: no more moves can be made"
+    assert refused(game, alice, Action.play([(8, 5), (6, 5)])) == "This game is over: no more moves can be made"
 
 
 def test_it_refuses_an_illegal_play_with_the_engines_reason(game: Game, alice: Any) -> None:
@@ -72,11 +72,11 @@ def test_it_refuses_an_illegal_play_with_the_engines_reason(game: Game, alice: A
 
 
 def test_it_refuses_an_action_the_phase_does_not_allow(game: Game, alice: Any) -> None:
-    assert refused(game, alice, Action.take()) == "there is no double to take"
+    assert refused(game, alice, Action.take()) == "There is no double to take"
 
 
 def test_it_refuses_a_player_claiming_a_timeout(game: Game, alice: Any) -> None:
-    assert refused(game, alice, Action.timeout()) == "only the site can time a player out"
+    assert refused(game, alice, Action.timeout()) == "Only the site can time a player out"
 
 
 def test_it_refuses_a_message_that_is_too_long(game: Game, alice: Any) -> None:
@@ -91,4 +91,23 @@ def test_it_refuses_a_game_that_does_not_exist(game: Game, alice: Any) -> None:
 def test_it_refuses_an_anonymous_visitor(game: Game) -> None:
     from django.contrib.auth.models import AnonymousUser
 
-    assert refused(game, AnonymousUser(), Action.resign(1)) == "you are not playing in this game"
+    assert refused(game, AnonymousUser(), Action.resign(1)) == "You are not playing in this game"
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: Action.double(),
+        lambda: Action.take(),
+        lambda: Action.drop(),
+        lambda: Action.beaver(),
+        lambda: Action.accept_resign(),
+        lambda: Action.reject_resign(),
+        lambda: Action.play([(8, 5)]),
+        lambda: Action.play([(6, 0), (5, 0)]),
+        lambda: Action.play([(5, 4), (13, 10)]),
+    ],
+)
+def test_the_engines_refusals_reach_the_player_as_sentences(game: Game, alice: Any, build: Any) -> None:
+    message = refused(game, alice, build())
+    assert message[:1].isupper(), message

@@ -38,8 +38,8 @@ def test_staff_can_adjudicate_to_a_player(game: Game, admin_user: Any, bob: Any)
 @pytest.mark.parametrize(
     ("who", "reason", "message"),
     [
-        ("alice", "I want to win", "only staff can abort or adjudicate a game"),
-        ("admin", "   ", "give a reason"),
+        ("alice", "I want to win", "Only staff can abort or adjudicate a game"),
+        ("admin", "   ", "Give a reason"),
         ("admin", "x" * 501, "at most 500 characters"),
     ],
 )
