@@ -31,7 +31,7 @@ run: $(STAMPS)/venv
 	$(RUN_ENV) $(BIN)/python manage.py createcachetable
 	$(RUN_ENV) $(BIN)/python manage.py load_demo
 	@echo "Serving on http://127.0.0.1:8000 (the task worker runs beside it; Ctrl-C stops both)"
-	@$(RUN_ENV) $(BIN)/python manage.py game_worker --no-reload & worker=$$!; \
+	@$(RUN_ENV) $(BIN)/python manage.py db_worker --no-reload & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 

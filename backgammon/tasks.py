@@ -3,7 +3,7 @@
 The task only asks the service to enforce the deadline; the service re-checks everything under
 the game's row lock, so a task that runs late, twice, or after the player moved does nothing.
 A task lost with its worker is covered by ``sweep_deadlines``, which the worker command
-``game_worker`` runs periodically, and by the service itself, which times out a late player
+``db_worker`` runs periodically, and by the service itself, which times out a late player
 before taking any action in that game.
 """
 

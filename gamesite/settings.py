@@ -72,12 +72,14 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "accounts",
+    # Before django_tasks_db: its ``db_worker`` command is backgammon's (the same worker plus the
+    # deadline sweep), and Django takes a command from the first app in this list that has it.
+    "backgammon",
     "django_tasks",
     "django_tasks_db",
     "csp",
     "axes",
-    "accounts",
-    "backgammon",
 ]
 
 MIDDLEWARE = [
@@ -160,7 +162,7 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
-# How often the worker (manage.py game_worker) sweeps for games past their move deadline.
+# How often the worker (manage.py db_worker) sweeps for games past their move deadline.
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
 if DEADLINE_SWEEP_SECONDS < 1:
     raise ImproperlyConfigured("DEADLINE_SWEEP_SECONDS must be at least 1.")

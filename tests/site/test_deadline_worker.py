@@ -36,14 +36,14 @@ def _wait_for(condition: Callable[[], bool], *, seconds: float = 30) -> None:
 
 @pytest.fixture
 def start_worker() -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
-    """start_worker(sweep_seconds) -> a ``manage.py game_worker`` process on the test database."""
+    """start_worker(sweep_seconds) -> a ``manage.py db_worker`` process on the test database."""
     db = settings.DATABASES["default"]
     url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
     started: list[subprocess.Popen[bytes]] = []
 
     def start(sweep_seconds: int) -> subprocess.Popen[bytes]:
         env = {**os.environ, "DATABASE_URL": url, "DEADLINE_SWEEP_SECONDS": str(sweep_seconds)}
-        command = [sys.executable, "manage.py", "game_worker", "--no-reload", "--no-startup-delay"]
+        command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay"]
         worker = subprocess.Popen([*command, "--interval", "0.2"], cwd=ROOT, env=env)
         started.append(worker)
         return worker

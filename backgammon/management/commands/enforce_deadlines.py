@@ -12,7 +12,7 @@ from backgammon.tasks import sweep_deadlines
 class Command(BaseCommand):
     help = (
         "Time out the player to act in every active game whose move deadline has passed. "
-        "The worker (manage.py game_worker) runs this sweep by itself every "
+        "The worker (manage.py db_worker) runs this sweep by itself every "
         "DEADLINE_SWEEP_SECONDS; the command is for operators."
     )
 

@@ -1,5 +1,8 @@
 """The site's task worker: django-tasks-db's ``db_worker`` plus the deadline sweep, no cron needed.
 
+It keeps the library's name (``manage.py db_worker``, the command operators and the issues know);
+backgammon comes before django_tasks_db in INSTALLED_APPS, so this command is the one Django runs.
+
 Why not ``db_worker`` alone: django-tasks-db runs a task once. A worker killed while running a
 deadline task leaves it RUNNING for ever, and the library has no periodic tasks, so that
 player would never be timed out. This command runs the ordinary worker loop (same options as
