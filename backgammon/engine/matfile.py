@@ -138,7 +138,7 @@ def _reader_notes(rules: MatchRules) -> list[str]:
     if not variant.counts_gammons and not variant.last_off_loses:
         notes.append(
             f"Gammons and backgammons count as a single game in {name};"
-            " GNU Backgammon would score them double."
+            " GNU Backgammon scores them double unless its Jacoby rule is on."
         )
     if rules.money and rules.automatic_doubles:
         notes.append(
