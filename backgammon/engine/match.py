@@ -56,8 +56,10 @@ class MatchState:
     In OPENING_ROLL ``turn`` is Black and nobody acts: the system rolls one die for each side.
     In TAKE_OR_DROP and RESIGN_OFFERED ``turn`` stays with the doubler or resigner, and the
     opponent is the ``actor``; after a beaver (``beavered``) the doubler answers in turn, facing
-    the beavered cube, which the beaverer holds at the value taken, as gnubg keeps it. ``crawford`` marks the Crawford game itself. ``moves_played``
-    counts each side's plays in the current game (for the BA draw).
+    the beavered cube, which the beaverer holds at the value taken, as gnubg keeps it.
+    ``crawford`` marks the Crawford game itself. ``moves_played`` counts each side's plays in the
+    current game (for the BA draw). Once the match is over, an accepted resignation keeps its
+    level and roll, as gnubg does.
     """
 
     rules: MatchRules

@@ -128,7 +128,8 @@ def _reader_notes(rules: MatchRules) -> list[str]:
     notes = []
     if variant.last_off_loses:
         notes.append(
-            f"{name}: the first to bear off all checkers loses, and 500 moves a side is a draw;"
+            f"{name}: the first to bear off all checkers loses, and"
+            f" {variant.draw_after_moves} moves a side is a draw;"
             " GNU Backgammon reads the moves as ordinary backgammon and scores them wrongly."
         )
     if variant.starts_on_bar:
