@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "engine"))
 from random_play import random_record
 
-from backgammon.engine import Action, MatchRules, MatchState, Phase, find_variant
+from backgammon.engine import Action, MatchRules, MatchState, Phase, WinKind, find_variant
 
 OUT = ROOT / "tests" / "engine" / "data" / "gnubg_finished_matches.txt"
 HEADER = "# variant length jacoby beavers | action tokens (tools/gnubg_replay.py) | gnubg Match ID | ending\n"
@@ -90,6 +90,16 @@ def main() -> None:
             if made is not None:
                 lines.append(made)
                 kept += 1
+    # Random play rarely resigns a backgammon but often bears off against one: one of each kind.
+    for rules in (MatchRules(find_variant("MP"), 0), MatchRules(find_variant("BP"), 3)):
+        for seed in range(100, 400):
+            actions, states = random_record(rules, seed, double_rate=0.05)
+            result = states[-1].last_game_result
+            if result is not None and result.kind is WinKind.BACKGAMMON:
+                made = line(rules, actions)
+                if made is not None:
+                    lines.append(made)
+                    break
     OUT.write_text("".join(lines))
     print(f"wrote {len(lines) - 1} finished matches to {OUT}")
 

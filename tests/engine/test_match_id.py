@@ -161,6 +161,7 @@ def test_the_finished_matches_cover_every_ending() -> None:
     endings = {ending for *_, ending in FINISHED_CASES}
     for kind in ("drop money", "single money", "resign1 money", "resign2 money", "resign3 money"):
         assert kind in endings
+    assert "backgammon money" in endings and "backgammon crawford match" in endings
     for kind in ("single", "gammon", "resign1", "resign2", "resign3"):
         assert f"{kind} match" in endings or f"{kind} crawford match" in endings
     assert sum("crawford" in ending for ending in endings) >= 3
