@@ -20,7 +20,7 @@ import pytest
 # test and the live server never share a connection.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -81,3 +81,30 @@ def screenshot(tmp_path: Path) -> Callable[[Page, str], Path]:
         return path
 
     return take
+
+
+TabMaker = Callable[..., Page]
+
+
+@pytest.fixture
+def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
+    """tab_for(width, user=None) -> a page in its own browser context, logged in as ``user``.
+
+    Every context is closed after the test, so no page keeps polling the server as it stops.
+    """
+    from tests.e2e.scenes import session_cookie
+
+    contexts: list[BrowserContext] = []
+
+    def make(width: int, user: Any = None) -> Page:
+        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900})
+        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        contexts.append(context)
+        if user is not None:
+            name, value = session_cookie(user)
+            context.add_cookies([{"name": name, "value": value, "url": live_server.url}])
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()

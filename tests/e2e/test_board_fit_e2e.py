@@ -10,13 +10,12 @@ from playwright.sync_api import Page, expect
 
 from backgammon.engine.actions import Action
 from backgammon.engine.plays import legal_plays
-from tests.e2e import test_pages_e2e
+from tests.e2e.conftest import TabMaker
 from tests.e2e.scenes import cast, money_game
-from tests.e2e.test_pages_e2e import DESKTOP, PHONE, TabMaker, sideways_overflow
+from tests.e2e.test_pages_e2e import DESKTOP, PHONE, sideways_overflow
 from tests.site.gamebuilder import act, scripted_dice, start_game
 
 MIN_TARGET_PX = 40
-tab_for = test_pages_e2e.tab_for  # the same fixture: logged-in tabs at a given width
 
 
 def box(tab: Page, selector: str) -> dict[str, float]:

@@ -8,48 +8,29 @@ The server's dice are scripted (the live server runs in this process, so the pat
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from backgammon.engine.actions import Action
 from backgammon.models import Game
 from backgammon.services import challenge_create
-from tests.e2e.scenes import cast, roll_or_double, session_cookie
+from tests.e2e.conftest import TabMaker
+from tests.e2e.scenes import cast, roll_or_double
 from tests.site.gamebuilder import THREE_DAYS, act, scripted_dice, start_game
 
 Shot = Callable[[Page, str], Path]
-TabMaker = Callable[..., Page]
 # The status lists poll every 5 s and the PLAY count every 10 s: wait a little longer than that.
 POLLED = 13_000
-
-
-@pytest.fixture
-def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
-    """tab_for(user, width=1280) -> a logged-in page in its own context, closed after the test."""
-    contexts: list[BrowserContext] = []
-
-    def make(user: Any, width: int = 1280) -> Page:
-        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900})
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        name, value = session_cookie(user)
-        context.add_cookies([{"name": name, "value": value, "url": live_server.url}])
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def test_status_and_the_play_count_update_without_a_reload(tab_for: TabMaker, transactional_db: None,
                                                            monkeypatch: pytest.MonkeyPatch,
                                                            screenshot: Shot) -> None:
     who = cast()
-    bob = tab_for(who.bob)
+    bob = tab_for(1280, who.bob)
     bob.goto("/games/")
     expect(bob.locator("#play-badge .badge")).to_have_count(0)
     bob.evaluate("window.stillTheSamePage = true")  # gone if anything reloaded the page
@@ -76,7 +57,7 @@ def test_a_confirmed_double_with_a_message_reaches_the_opponent(tab_for: TabMake
                                                                 screenshot: Shot) -> None:
     who = cast()
     scene = roll_or_double(who, monkeypatch)
-    alice, bob = tab_for(who.alice), tab_for(who.bob, width=390)
+    alice, bob = tab_for(1280, who.alice), tab_for(390, who.bob)
     bob.goto(scene.url)
     alice.goto(scene.url)
 
@@ -103,7 +84,7 @@ def test_cancelling_the_double_changes_nothing(tab_for: TabMaker, transactional_
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     who = cast()
     scene = roll_or_double(who, monkeypatch)
-    alice = tab_for(who.alice)
+    alice = tab_for(1280, who.alice)
     alice.goto(scene.url)
     alice.get_by_role("link", name="Double").click()
     alice.locator(".controls__confirm").get_by_role("link", name="Cancel").click()
@@ -118,7 +99,7 @@ def test_submit_and_next_game_goes_from_game_to_game(tab_for: TabMaker, transact
     scripted_dice(monkeypatch).then((3, 1), (4, 2))
     first = start_game(who.alice, who.bob, variant="BX", match_length=0)
     second = start_game(who.alice, who.charlie, variant="BX", match_length=0)
-    alice = tab_for(who.alice)
+    alice = tab_for(1280, who.alice)
 
     alice.goto(f"/games/{first.pk}/?steps=8-5,6-5")
     screenshot(alice, "next-1-submit-buttons")

@@ -7,44 +7,19 @@ Screenshots go to $E2E_SCREENSHOTS when set (see conftest.py), so a person can l
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from backgammon.services import challenge_create
-from tests.e2e.scenes import SCENES, cast, opening, session_cookie
+from tests.e2e.conftest import TabMaker
+from tests.e2e.scenes import SCENES, cast, opening
 from tests.site.gamebuilder import THREE_DAYS
 
 Shot = Callable[[Page, str], Path]
 PHONE, DESKTOP = 390, 1280
-
-
-TabMaker = Callable[..., Page]
-
-
-@pytest.fixture
-def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
-    """tab_for(width, user=None) -> a page in its own browser context, logged in as ``user``.
-
-    Every context is closed after the test, so no page keeps polling the server as it stops.
-    """
-    contexts: list[BrowserContext] = []
-
-    def make(width: int, user: Any = None) -> Page:
-        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900})
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        if user is not None:
-            name, value = session_cookie(user)
-            context.add_cookies([{"name": name, "value": value, "url": live_server.url}])
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def sideways_overflow(tab: Page) -> int:

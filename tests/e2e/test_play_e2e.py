@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from backgammon.models import Game
+from tests.e2e.conftest import TabMaker
 from tests.site.gamebuilder import position, scripted_dice, starting_from
 
 PASSWORD = "correct-horse-battery"
@@ -29,10 +30,9 @@ def players(transactional_db: None) -> tuple[Any, Any]:
             users.create_user("bob", "bob@example.com", PASSWORD))
 
 
-def logged_in(browser: Browser, live_server: Any, username: str, width: int = 1280) -> Page:
-    context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900})
-    context.set_default_timeout(15_000)
-    tab = context.new_page()
+def logged_in(tab_for: TabMaker, username: str, width: int = 1280) -> Page:
+    """A tab logged in through the log-in form (closed after the test, with its polling)."""
+    tab = tab_for(width)
     tab.goto("/accounts/login/")
     tab.get_by_label(re.compile(r"^Userid:?$")).fill(username)
     tab.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
@@ -46,11 +46,11 @@ def checker(tab: Page, label: str) -> Any:
     return tab.get_by_role("link", name=label, exact=True).locator(".hit")
 
 
-def test_two_players_challenge_and_play_by_clicking(browser: Browser, live_server: Any, players: Any,
+def test_two_players_challenge_and_play_by_clicking(tab_for: TabMaker, players: Any,
                                                      monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
     dice = scripted_dice(monkeypatch).then((3, 1), (6, 4))
-    alice = logged_in(browser, live_server, "alice")
-    bob = logged_in(browser, live_server, "bob")
+    alice = logged_in(tab_for, "alice")
+    bob = logged_in(tab_for, "bob")
 
     alice.goto("/games/new/")
     alice.get_by_label(re.compile(r"^Opponent:?$")).fill("bob")
@@ -93,7 +93,7 @@ def test_two_players_challenge_and_play_by_clicking(browser: Browser, live_serve
     assert not dice.queue
 
 
-def test_a_nearly_finished_game_is_played_to_its_end(browser: Browser, live_server: Any, players: Any,
+def test_a_nearly_finished_game_is_played_to_its_end(tab_for: TabMaker, players: Any,
                                                       monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
     from backgammon.services import challenge_accept, challenge_create
     from tests.site.gamebuilder import THREE_DAYS
@@ -104,7 +104,7 @@ def test_a_nearly_finished_game_is_played_to_its_end(browser: Browser, live_serv
     challenge = challenge_create(challenger=alice_user, opponent="bob", variant="BX", time_limit=THREE_DAYS)
     game = challenge_accept(challenge_id=challenge.pk, actor=bob_user)
 
-    alice = logged_in(browser, live_server, "alice", width=390)
+    alice = logged_in(tab_for, "alice", width=390)
     alice.goto(f"/games/{game.pk}/")
     screenshot(alice, "end-1-phone")
     checker(alice, "bear off the checker on 2 with the 6").click()
