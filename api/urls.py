@@ -1,0 +1,10 @@
+from django.urls import path, re_path
+
+from api.api import api
+from api.middleware import unknown_api_address
+
+urlpatterns = [
+    path("api/v1/", api.urls),
+    # Anything else under /api/ is a JSON 404, not the site's HTML page.
+    re_path(r"^api/", unknown_api_address),
+]
