@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth import authenticate, get_user_model, user_logged_in
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
-from ninja import NinjaAPI, Query, Schema
+from ninja import NinjaAPI, Query, Schema, Status
 from ninja.errors import HttpError
 from ninja.openapi.docs import Swagger
 
@@ -170,7 +170,7 @@ def challenge(request: HttpRequest, body: schemas.ChallengeIn) -> Any:
         automatic_doubles=body.automatic_doubles,
         stake=body.stake,
     )
-    return 201, challenge_json(made)
+    return Status(201, challenge_json(made))
 
 
 def _match_length(variant: str, length: int | None) -> int | None:
@@ -196,7 +196,7 @@ def challenges(request: HttpRequest) -> Any:
 @api.post("/challenges/{challenge_id}/accept", response={201: schemas.Accepted, **_ERRORS})
 def challenge_accepted(request: HttpRequest, challenge_id: int) -> Any:
     started = challenge_accept(challenge_id=challenge_id, actor=request.auth)
-    return 201, {"game_id": started.pk}
+    return Status(201, {"game_id": started.pk})
 
 
 @api.post("/challenges/{challenge_id}/decline", response={200: schemas.ChallengeOut, **_ERRORS})
