@@ -70,6 +70,10 @@ def install_error_handlers(api: NinjaAPI) -> None:
         return detail(request, f"Too many requests: wait {wait} second{plural} and try again.", 429)
 
     def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        # ninja wraps whatever the body parser raised in its own "Cannot parse request body";
+        # our parser's refusal (api.bodies) says more.
+        if isinstance(exc.__cause__, HttpError):
+            exc = exc.__cause__
         return detail(request, exc.message, exc.status_code)
 
     api.add_exception_handler(Rejected, rejected)
