@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from backgammon.engine import Position, Side
+from backgammon.engine import Position
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
 from backgammon.models import Game
