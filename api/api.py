@@ -30,12 +30,14 @@ from backgammon.move_records import mat_text
 from backgammon.services import (
     MATCH_VARIANTS,
     ActionRejected,
+    Refusal,
     challenge_accept,
     challenge_create,
     challenge_decline,
     challenge_withdraw,
     game_apply_action,
 )
+from backgammon.services.games import STALE_PAGE
 
 __all__ = ["api"]
 
@@ -144,7 +146,13 @@ def _action(body: schemas.ActionIn) -> Action:
 def act(request: HttpRequest, game_id: int, body: schemas.ActionIn) -> Any:
     """Roll, double, take, drop, beaver, play, resign, or accept or reject a resignation."""
     user = request.auth
-    _my_game(game_id)  # 404 before anything else
+    # As on the game page: who and when are judged before what, so an outsider's or a stale
+    # request gets its 403 or 409 whatever it carries (the service checks both again, locked).
+    the_game = _my_game(game_id)
+    if the_game.side_of(user) is None:
+        raise ActionRejected("You are not playing in this game", Refusal.NOT_PLAYER)
+    if body.expected_action_number != the_game.action_count:
+        raise ActionRejected(STALE_PAGE, Refusal.STALE)
     if body.action != "resign" and body.level is not None:
         raise ActionRejected('Only "resign" takes a "level".')
     if body.action != "play" and body.move is not None:

@@ -154,3 +154,8 @@ def test_the_same_action_twice_is_applied_once(game: Game, alice_api: Any) -> No
     assert alice_api.act(game.pk, "play", number, move="8/5 6/5").status_code == 200
     again = refused(alice_api, fresh(game), "play", number, move="8/5 6/5")
     assert again.status_code == 409
+
+
+def test_who_and_when_come_before_what(game: Game, alice_api: Any, charlie_api: Any) -> None:
+    assert refused(charlie_api, game, "play", move="nonsense").status_code == 403
+    assert refused(alice_api, game, "play", game.action_count + 5, move="nonsense").status_code == 409
