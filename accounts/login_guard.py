@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 __all__ = ["LOCKOUT_MESSAGE", "client_address", "lockout_response", "normalised_userid"]
@@ -50,5 +50,10 @@ def lockout_message() -> str:
 def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None, credentials: Any = None
 ) -> HttpResponse:
-    """429 with a sentence a person understands and the way out (a password reset)."""
+    """429 with a sentence a person understands and the way out (a password reset); JSON for the
+    API's token call."""
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": lockout_message()}, status=429)
+        response["Retry-After"] = str(settings.LOGIN_LOCKOUT_SECONDS)
+        return response
     return render(request, "accounts/locked_out.html", {"message": lockout_message()}, status=429)

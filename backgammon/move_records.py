@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.engine import PerSide, Side
-from backgammon.engine.actions import ActionKind
+from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.game import GameResult
 from backgammon.engine.match_json import result_from_dict
+from backgammon.engine.matfile import export_mat
 from backgammon.models import Game
 
-__all__ = ["GameRecord", "LoggedAction", "MoveRow", "game_records", "logged_actions", "result_words"]
+__all__ = [
+    "GameRecord", "LoggedAction", "MoveRow", "game_records", "logged_actions", "mat_text", "result_words",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,3 +197,10 @@ def result_words(result: Any, names: PerSide[str], *, counts_gammons: bool = Tru
         kind = "single"
     how = _HOW.get(kind, "won").format(loser=names[result.winner.other])
     return f"{names[result.winner]} {how} ({result.points} point{plural})"
+
+
+def mat_text(game: Game) -> str:
+    """The match so far as a Jellyfish/GNU Backgammon .mat file, the players named by userid."""
+    logged = game.actions.order_by("number").values_list("data", flat=True)
+    names = PerSide(game.black.get_username(), game.white.get_username())
+    return export_mat(game.rules(), [Action.from_dict(data) for data in logged], names)

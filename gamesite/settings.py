@@ -80,11 +80,14 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "csp",
     "axes",
+    "ninja",  # its Swagger page then loads its assets from our static files (the CSP allows no CDN)
+    "api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "api.middleware.JsonErrorsUnderApi",  # outside the rest, so it sees every error under /api/
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

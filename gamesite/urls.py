@@ -14,5 +14,6 @@ urlpatterns = [
     path("help/dice/", views.help_dice, name="help_dice"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
+    path("", include("api.urls")),
     path("", include("backgammon.urls")),
 ]

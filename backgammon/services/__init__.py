@@ -22,7 +22,7 @@ from .games import (
     roll_request,
 )
 from .queries import games_awaiting, games_awaiting_count, next_game_for, status_lists
-from .refusals import ActionRejected, ChallengeRejected, Rejected
+from .refusals import ActionRejected, ChallengeRejected, Refusal, Rejected
 from .staff import game_abort, game_adjudicate
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "MATCH_VARIANTS",
     "ActionRejected",
     "ChallengeRejected",
+    "Refusal",
     "Rejected",
     "challenge_accept",
     "challenge_create",

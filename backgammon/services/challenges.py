@@ -13,7 +13,7 @@ from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.models import TIME_LIMITS, Challenge, Game
 
 from .games import game_start
-from .refusals import ChallengeRejected
+from .refusals import ChallengeRejected, Refusal
 
 __all__ = [
     "CHALLENGE_MESSAGE_MAX",
@@ -143,11 +143,15 @@ def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:
             "challenger", "challenged"
         ).get(pk=challenge_id)
     except Challenge.DoesNotExist:
-        raise ChallengeRejected("There is no such challenge") from None
+        raise ChallengeRejected("There is no such challenge", Refusal.NOT_FOUND) from None
     if getattr(challenge, f"{role}_id") != actor.pk:
         if role == "challenged":
-            raise ChallengeRejected("Only the challenged player can answer this challenge")
-        raise ChallengeRejected("Only the challenger can withdraw this challenge")
+            raise ChallengeRejected(
+                "Only the challenged player can answer this challenge", Refusal.NOT_PLAYER
+            )
+        raise ChallengeRejected(
+            "Only the challenger can withdraw this challenge", Refusal.NOT_PLAYER
+        )
     if challenge.status != Challenge.Status.PENDING:
         raise ChallengeRejected(f"This challenge was already {challenge.status}")
     return challenge

@@ -29,7 +29,7 @@ from backgammon.engine.plays import find_play
 from backgammon.models import Game, GameAction
 
 from .log_facts import action_facts
-from .refusals import ActionRejected
+from .refusals import ActionRejected, Refusal
 
 __all__ = [
     "MESSAGE_MAX",
@@ -222,7 +222,7 @@ def _locked_game(game_id: int) -> Game:
             .get(pk=game_id)
         )
     except Game.DoesNotExist:
-        raise ActionRejected("There is no such game") from None
+        raise ActionRejected("There is no such game", Refusal.NOT_FOUND) from None
 
 
 def _turn_words(game: Game, state: MatchState) -> str:
@@ -255,17 +255,17 @@ def game_apply_action(
         game = _locked_game(game_id)
         side = game.side_of(actor)
         if side is None:
-            raise ActionRejected("You are not playing in this game")
+            raise ActionRejected("You are not playing in this game", Refusal.NOT_PLAYER)
         if game.status != Game.Status.ACTIVE:
             raise ActionRejected("This game is over: no more moves can be made")
         now = timezone.now()
         late = _late_side(game, now)
         if late is None:
             if expected_number != game.action_count:
-                raise ActionRejected(STALE_PAGE)
+                raise ActionRejected(STALE_PAGE, Refusal.STALE)
             state = game.state()
             if state.actor is not side:
-                raise ActionRejected(_turn_words(game, state))
+                raise ActionRejected(_turn_words(game, state), Refusal.NOT_YOUR_TURN)
             log = _Log(game, state, now)
             if action.kind is ActionKind.ROLL:
                 log.roll(side=side, message=message)

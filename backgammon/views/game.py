@@ -19,29 +19,17 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
-from backgammon.engine import EngineError, PerSide
+from backgammon.action_input import SIMPLE_ACTIONS, resign_action, typed_play
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
-from backgammon.engine.matfile import export_mat
-from backgammon.engine.notation import parse_moves
 from backgammon.game_page import GamePage, build_page, turn_from_url
 from backgammon.models import Game
-from backgammon.move_records import logged_actions
-from backgammon.services import ActionRejected, game_apply_action
+from backgammon.move_records import logged_actions, mat_text
+from backgammon.services import ActionRejected, Refusal, game_apply_action
 from backgammon.services.games import STALE_PAGE
 from backgammon.views.lobby import next_game_url
 
 __all__ = ["game", "game_act", "game_mat", "game_poll"]
-
-_SIMPLE_ACTIONS = {
-    "double": Action.double,
-    "take": Action.take,
-    "drop": Action.drop,
-    "beaver": Action.beaver,
-    "accept_resign": Action.accept_resign,
-    "reject_resign": Action.reject_resign,
-}
-
 
 def _game_or_404(game_id: int) -> Game:
     # Anyone logged in may watch a game; only its players can act (the service checks that).
@@ -107,16 +95,10 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def _action_from_post(request: HttpRequest, game: Game, page_state: Any) -> Action:
     """The action a form asks for; a play is checked against the turn before the service sees it."""
     kind = request.POST.get("kind", "")
-    if kind in _SIMPLE_ACTIONS:
-        return _SIMPLE_ACTIONS[kind]()
-    if kind == "roll":
-        # The server rolls: the service ignores the dice a ROLL action carries.
-        return Action.roll(1, 1)
+    if kind in SIMPLE_ACTIONS:
+        return SIMPLE_ACTIONS[kind]()
     if kind == "resign":
-        try:
-            return Action.resign(int(request.POST.get("level", "")))
-        except (ValueError, EngineError):
-            raise ActionRejected("Choose what to resign: a single game, a gammon or a backgammon") from None
+        return resign_action(request.POST.get("level", ""))
     if kind == "play":
         return _play_from_post(request, page_state)
     raise ActionRejected("That is not something you can do in a game")
@@ -127,10 +109,7 @@ def _play_from_post(request: HttpRequest, state: Any) -> Action:
         raise ActionRejected("There is no roll to play now")
     typed = request.POST.get("moves_text", "").strip()
     if typed:
-        try:
-            return Action.play(parse_moves(typed))
-        except EngineError as refusal:
-            raise ActionRejected(str(refusal)) from None
+        return typed_play(typed)
     turn, problem = turn_from_url(state, request.POST.get("steps", ""), request.POST.get("swap") == "1")
     if problem:
         raise ActionRejected(problem)
@@ -139,10 +118,10 @@ def _play_from_post(request: HttpRequest, state: Any) -> Action:
     return Action.play(tuple((move.origin, move.destination) for move in turn.steps))
 
 
-def _refusal_status(game: Game, user: Any, message: str) -> int:
-    if game.side_of(user) is None:
+def _refusal_status(game: Game, user: Any, refusal: ActionRejected) -> int:
+    if game.side_of(user) is None or refusal.kind is Refusal.NOT_PLAYER:
         return 403
-    if message == STALE_PAGE:
+    if refusal.kind is Refusal.STALE:
         return 409
     return 400
 
@@ -159,9 +138,11 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         expected = -1
     try:
         if the_game.side_of(request.user) is None:
-            raise ActionRejected("You are watching this game: only its players can move")
+            raise ActionRejected(
+                "You are watching this game: only its players can move", Refusal.NOT_PLAYER
+            )
         if expected != the_game.action_count:
-            raise ActionRejected(STALE_PAGE)
+            raise ActionRejected(STALE_PAGE, Refusal.STALE)
         action = _action_from_post(request, the_game, the_game.state())
         game_apply_action(game_id=the_game.pk, actor=request.user, action=action, expected_number=expected,
                           message=request.POST.get("message", ""))
@@ -171,7 +152,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         page = _page(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
                      swap=request.POST.get("swap") == "1" and keep_turn,
                      confirm_double=request.POST.get("kind") == "double" and keep_turn)
-        return _render(request, page, error=refusal.message, status=_refusal_status(fresh, request.user, refusal.message),
+        return _render(request, page, error=refusal.message, status=_refusal_status(fresh, request.user, refusal),
                        message=request.POST.get("message", ""), moves_text=request.POST.get("moves_text", ""))
     # "Submit & next game" (ItsYourTurn's submit-and-go-on): straight to the next game waiting.
     if request.POST.get("then") == "next":
@@ -210,9 +191,6 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match so far as a Jellyfish/GNU Backgammon .mat file, for analysis elsewhere."""
     the_game = _game_or_404(game_id)
-    actions = [Action.from_dict(data) for data in the_game.actions.order_by("number").values_list("data", flat=True)]
-    names = PerSide(the_game.black.get_username(), the_game.white.get_username())
-    text = export_mat(the_game.rules(), actions, names)
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(mat_text(the_game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="game-{the_game.pk}.mat"'
     return response

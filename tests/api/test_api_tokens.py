@@ -1,0 +1,89 @@
+"""POST /api/v1/token, bearer authentication, revocation and the log-in lock-out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from api.models import ApiToken
+from api.tokens import token_revoke
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct-horse-battery"  # the personas' (tests/conftest.py)
+
+
+def test_it_gives_a_token_for_the_right_password(alice: Any, anonymous_api: Any) -> None:
+    response = anonymous_api.post("/token", {"username": "ALICE", "password": PASSWORD})
+    assert response.status_code == 200
+    secret = response.json()["token"]
+    stored = ApiToken.objects.get(user=alice)
+    assert secret not in stored.token_hash and len(stored.token_hash) == 64
+    anonymous_api.token = secret
+    assert anonymous_api.get("/me").json() == {"username": "alice"}
+
+
+def test_it_refuses_a_wrong_password_with_401(alice: Any, anonymous_api: Any) -> None:
+    response = anonymous_api.post("/token", {"username": "alice", "password": "wrong"})
+    assert response.status_code == 401
+    assert response.json() == {"detail": "The userid or password is wrong."}
+    assert not ApiToken.objects.exists()
+
+
+def test_it_locks_out_like_the_log_in_page(alice: Any, anonymous_api: Any, settings: Any) -> None:
+    codes = [
+        anonymous_api.post("/token", {"username": "alice", "password": f"wrong{n}"}).status_code
+        for n in range(settings.LOGIN_FAILURE_LIMIT)
+    ]
+    assert codes[:-1] == [401] * (settings.LOGIN_FAILURE_LIMIT - 1)
+    locked = anonymous_api.post("/token", {"username": "alice", "password": PASSWORD})
+    assert locked.status_code == 429
+    assert locked["Retry-After"] == str(settings.LOGIN_LOCKOUT_SECONDS)
+    assert locked.json()["detail"].startswith("Too many failed log-in attempts")
+    assert not ApiToken.objects.exists()
+
+
+def test_a_success_clears_the_failures(alice: Any, anonymous_api: Any, settings: Any) -> None:
+    for n in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        anonymous_api.post("/token", {"username": "alice", "password": f"wrong{n}"})
+    assert anonymous_api.post("/token", {"username": "alice", "password": PASSWORD}).status_code == 200
+    anonymous_api.post("/token", {"username": "alice", "password": "wrong again"})
+    assert anonymous_api.post("/token", {"username": "alice", "password": PASSWORD}).status_code == 200
+
+
+@pytest.mark.parametrize("header", [None, "Bearer nonsense", "Basic YWxpY2U6eA==", "Bearer "])
+def test_it_refuses_calls_without_a_valid_token(alice: Any, header: str | None, client: Any) -> None:
+    extra = {} if header is None else {"HTTP_AUTHORIZATION": header}
+    response = client.get("/api/v1/me", **extra)
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Bearer"
+    assert response.json()["detail"].startswith("Send a valid API token")
+
+
+def test_a_session_is_not_enough(alice_client: Any) -> None:
+    assert alice_client.get("/api/v1/me").status_code == 401
+
+
+def test_a_revoked_token_gets_401(alice: Any, alice_api: Any) -> None:
+    assert alice_api.get("/me").status_code == 200
+    token_revoke(user=alice, token_id=ApiToken.objects.get(user=alice).pk)
+    assert alice_api.get("/me").status_code == 401
+
+
+def test_a_deactivated_player_s_token_gets_401(alice: Any, alice_api: Any) -> None:
+    alice.is_active = False
+    alice.save()
+    assert alice_api.get("/me").status_code == 401
+
+
+def test_using_a_token_records_when(alice: Any, alice_api: Any) -> None:
+    assert ApiToken.objects.get(user=alice).last_used_at is None
+    alice_api.get("/me")
+    assert ApiToken.objects.get(user=alice).last_used_at is not None
+
+
+def test_token_calls_need_no_csrf(alice: Any, alice_api: Any, bob: Any) -> None:
+    # The client enforces CSRF checks; a bearer token is all a program sends.
+    response = alice_api.post("/challenges", {"opponent": "bob", "variant": "BX"})
+    assert response.status_code == 201

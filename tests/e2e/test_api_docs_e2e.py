@@ -1,0 +1,47 @@
+"""The API's Swagger UI renders under the Content-Security-Policy, and a token made on the
+profile page is copied and works."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.test_csp_e2e import PASSWORD, log_in, watched_tab
+
+
+def test_the_api_docs_render_with_no_policy_violation(
+    browser: Browser, live_server: Any, transactional_db: None
+) -> None:
+    problems: list[str] = []
+    tab = watched_tab(browser, live_server, problems)
+    tab.goto("/api/v1/docs")
+    expect(tab.locator(".swagger-ui .info .title")).to_contain_text("Gammon Turn API")
+    expect(tab.locator(".opblock-summary-path", has_text="/api/v1/games/{game_id}/actions")).to_have_count(1)
+    tab.locator(".opblock-summary", has_text="/api/v1/token").first.click()
+    expect(tab.locator(".opblock-body").first).to_be_visible()
+    assert problems == []
+
+
+def test_a_token_from_the_profile_page_is_shown_once_and_copied(
+    browser: Browser, live_server: Any, transactional_db: None
+) -> None:
+    get_user_model().objects.create_user("alice", "alice@example.com", PASSWORD)
+    problems: list[str] = []
+    tab = watched_tab(browser, live_server, problems)
+    tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    log_in(tab, "/accounts/login/", "alice")
+    tab.goto("/accounts/profile/")
+    tab.get_by_label("Name of a new token").fill("my bot")
+    tab.get_by_role("button", name="Create token").click()
+    secret = tab.get_by_label("Token").input_value()
+    assert re.fullmatch(r"gt_[\w-]{40,}", secret)
+    tab.get_by_role("button", name="Copy").click()
+    expect(tab.get_by_role("button", name="Copied")).to_be_visible()
+    answer = tab.request.get("/api/v1/me", headers={"Authorization": f"Bearer {secret}"})
+    assert answer.json() == {"username": "alice"}
+    tab.get_by_role("link", name="Back to your profile").click()
+    expect(tab.get_by_role("cell", name="my bot")).to_be_visible()
+    assert problems == []
