@@ -11,7 +11,6 @@ from typing import Any
 from django.urls import reverse
 
 from backgammon.engine import PerSide, Position, Side
-from backgammon.engine.game import MAX_CUBE
 from backgammon.engine.match import MatchState, Phase
 from backgammon.engine.notation import format_play
 from backgammon.models import Game
@@ -63,8 +62,7 @@ def _awaiting(game: Game, state: MatchState) -> dict[str, Any]:
     if phase is Phase.MOVE:
         return {"awaiting": "play"}
     if phase is Phase.TAKE_OR_DROP:
-        beaver = state.rules.beavers and state.cube_value * 4 <= MAX_CUBE
-        return {"awaiting": "take_or_drop", "beaver_allowed": beaver}
+        return {"awaiting": "take_or_drop", "beaver_allowed": state.can_beaver()}
     if phase is Phase.RESIGN_OFFERED:
         return {"awaiting": "resignation", "resignation": _RESIGN_WORDS[state.resign_level]}
     return {"awaiting": None}

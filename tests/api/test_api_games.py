@@ -66,6 +66,25 @@ def test_a_take_or_drop_says_whether_a_beaver_is_allowed(
     assert data["turn"] == "alice" and data["awaiting"] == "take_or_drop" and data["beaver_allowed"] is True
 
 
+def test_after_a_beaver_the_doubler_may_take_or_drop_but_not_beaver_again(
+    alice: Any, bob: Any, alice_api: Any, bob_api: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "MP", beavers=True)
+    game = act(game, alice, Action.play([(8, 5), (6, 5)]))
+    bob_api.act(game.pk, "double", game.action_count)
+    alice_api.act(game.pk, "beaver", game.action_count + 1)
+
+    data = bob_api.get(f"/games/{game.pk}").json()
+    assert data["turn"] == "bob" and data["awaiting"] == "take_or_drop"
+    assert data["beaver_allowed"] is False
+    assert data["cube"] == {"value": 2, "owner": "alice"}  # as gnubg holds a beavered cube
+
+    finished = bob_api.act(game.pk, "drop", data["action_number"]).json()
+    assert finished["status"] == "finished" and finished["winner"] == "alice"
+    assert finished["result"] == {"points": 2, "kind": "drop"}  # the value before the beaver
+
+
 def test_a_single_game_has_match_length_1(alice: Any, bob: Any, alice_api: Any) -> None:
     game = start_game(alice, bob, "BX")
     assert alice_api.get(f"/games/{game.pk}").json()["match_length"] == 1
