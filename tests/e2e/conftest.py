@@ -20,7 +20,7 @@ import pytest
 # test and the live server never share a connection.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -108,3 +108,23 @@ def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def watched_tab(browser: Browser, live_server: Any) -> Iterator[tuple[Page, list[str]]]:
+    """A tab that records every policy violation and page error; closed after the test, so its
+    polling (the PLAY count) does not hold database connections past the test database."""
+    problems: list[str] = []
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    tab = context.new_page()
+
+    def on_console(message: ConsoleMessage) -> None:
+        # (The admin asks for /favicon.ico, which the site does not serve: not a policy matter.)
+        if "Content Security Policy" in message.text or "Refused to" in message.text:
+            problems.append(f"{tab.url}: {message.text}")
+
+    tab.on("console", on_console)
+    tab.on("pageerror", lambda error: problems.append(f"{tab.url}: {error}"))
+    yield tab, problems
+    context.close()

@@ -4,19 +4,17 @@ profile page is copied and works."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Page, expect
 
-from tests.e2e.test_csp_e2e import PASSWORD, log_in, watched_tab
+from tests.e2e.test_csp_e2e import PASSWORD, log_in
 
 
 def test_the_api_docs_render_with_no_policy_violation(
-    browser: Browser, live_server: Any, transactional_db: None
+    watched_tab: tuple[Page, list[str]], transactional_db: None
 ) -> None:
-    problems: list[str] = []
-    tab = watched_tab(browser, live_server, problems)
+    tab, problems = watched_tab
     tab.goto("/api/v1/docs")
     expect(tab.locator(".swagger-ui .info .title")).to_contain_text("Gammon Turn API")
     expect(tab.locator(".opblock-summary-path", has_text="/api/v1/games/{game_id}/actions")).to_have_count(1)
@@ -26,11 +24,10 @@ def test_the_api_docs_render_with_no_policy_violation(
 
 
 def test_a_token_from_the_profile_page_is_shown_once_and_copied(
-    browser: Browser, live_server: Any, transactional_db: None
+    watched_tab: tuple[Page, list[str]], transactional_db: None
 ) -> None:
     get_user_model().objects.create_user("alice", "alice@example.com", PASSWORD)
-    problems: list[str] = []
-    tab = watched_tab(browser, live_server, problems)
+    tab, problems = watched_tab
     tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
     log_in(tab, "/accounts/login/", "alice")
     tab.goto("/accounts/profile/")

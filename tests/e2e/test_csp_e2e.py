@@ -4,36 +4,14 @@ in the browser's console, and click-to-move (htmx) still works."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.site.gamebuilder import scripted_dice, start_game
 
 PASSWORD = "correct-horse-battery"
-
-
-@pytest.fixture
-def watched_tab(browser: Browser, live_server: Any) -> Iterator[tuple[Page, list[str]]]:
-    """A tab that records every policy violation and page error; closed after the test, so its
-    polling (the PLAY count) does not hold database connections past the test database."""
-    problems: list[str] = []
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    tab = context.new_page()
-
-    def on_console(message: ConsoleMessage) -> None:
-        # (The admin asks for /favicon.ico, which the site does not serve: not a policy matter.)
-        if "Content Security Policy" in message.text or "Refused to" in message.text:
-            problems.append(f"{tab.url}: {message.text}")
-
-    tab.on("console", on_console)
-    tab.on("pageerror", lambda error: problems.append(f"{tab.url}: {error}"))
-    yield tab, problems
-    context.close()
 
 
 def log_in(tab: Page, path: str, username: str) -> None:
