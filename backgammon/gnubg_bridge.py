@@ -181,10 +181,12 @@ def _finished_value(result: Position, values: OutcomeValues, *, last_off_loses: 
     """The mover's equity when ``result`` (mover's view) has all the mover's checkers off."""
     if last_off_loses:
         return -2.0  # worse than any loss still in play
+    # A win in hand beats one gnubg calls certain: the bonus breaks the tie in its favour.
+    certain = 1e-6
     loser = result.theirs
     if sum(loser) < CHECKERS:
-        return 1.0
-    extra = values.gammon_win
+        return 1.0 + certain
+    extra = values.gammon_win + certain
     if loser[24] or any(loser[18:24]):
         extra += values.backgammon_win
     return 1.0 + extra
