@@ -1,4 +1,4 @@
-"""GNU Backgammon's evaluator for the engine's positions: probabilities, plays, cube and resignations.
+"""GNU Backgammon judges the engine's positions: chances, plays, the cube and resignations.
 
 Pure functions of the engine's values (no Django). gnubg judges positions; the engine stays the
 judge of what is legal: a play is chosen among the engine's own legal plays by evaluating each
@@ -171,7 +171,7 @@ def outcome_values(state: MatchState, side: Side) -> OutcomeValues:
     if not rules.match_length:
         return OutcomeValues()
     prices = gnubg_cubeinfo(state, side)["gammonprice"]
-    (gammon_mine, gammon_theirs), (backgammon_mine, backgammon_theirs) = prices  # type: ignore[misc]
+    (gammon_mine, gammon_theirs), (backgammon_mine, backgammon_theirs) = prices  # type: ignore
     return OutcomeValues(
         gammon_mine, gammon_mine + backgammon_mine, gammon_theirs, gammon_theirs + backgammon_theirs
     )
@@ -225,7 +225,10 @@ def best_play(state: MatchState, strength: Strength, rng: random.Random | None =
     scored.sort(reverse=True)
     if strength.plies:
         scored = [
-            (_play_equity(plays[index], values, strength.plies, last_off_loses=last_off_loses), index)
+            (
+                _play_equity(plays[index], values, strength.plies, last_off_loses=last_off_loses),
+                index,
+            )
             for _, index in scored[: strength.candidates]
         ]
         scored.sort(reverse=True)
@@ -247,7 +250,9 @@ class CubefulEquities:
     theirs: float
 
 
-def janowski(chances: Probabilities, values: OutcomeValues, x: float = CUBE_EFFICIENCY) -> CubefulEquities:
+def janowski(
+    chances: Probabilities, values: OutcomeValues, x: float = CUBE_EFFICIENCY
+) -> CubefulEquities:
     """Cubeful equities: x times the fully live cube's (linear between take and cash points)
     plus (1 - x) times the dead cube's, as in Janowski's "Take-Points in Money Games" (1993).
 
@@ -256,10 +261,20 @@ def janowski(chances: Probabilities, values: OutcomeValues, x: float = CUBE_EFFI
     """
     p = chances.win
     # Average value of a win and of a loss, in cubes.
-    win_value = 1.0 + _share(chances.win_gammon, values.gammon_win, chances.win_backgammon,
-                             values.backgammon_win - values.gammon_win, chances.win)
-    loss_value = 1.0 + _share(chances.lose_gammon, values.gammon_loss, chances.lose_backgammon,
-                              values.backgammon_loss - values.gammon_loss, chances.lose)
+    win_value = 1.0 + _share(
+        chances.win_gammon,
+        values.gammon_win,
+        chances.win_backgammon,
+        values.backgammon_win - values.gammon_win,
+        chances.win,
+    )
+    loss_value = 1.0 + _share(
+        chances.lose_gammon,
+        values.gammon_loss,
+        chances.lose_backgammon,
+        values.backgammon_loss - values.gammon_loss,
+        chances.lose,
+    )
     dead = p * (win_value + loss_value) - loss_value
     take_point = (loss_value - 0.5) / (win_value + loss_value + 0.5)
     cash_point = (loss_value + 1.0) / (win_value + loss_value + 0.5)
@@ -281,8 +296,9 @@ def janowski(chances: Probabilities, values: OutcomeValues, x: float = CUBE_EFFI
     )
 
 
-def _share(gammons: float, gammon_value: float, backgammons: float, backgammon_extra: float,
-           total: float) -> float:
+def _share(
+    gammons: float, gammon_value: float, backgammons: float, backgammon_extra: float, total: float
+) -> float:
     if total <= 1e-9:
         return 0.0
     return (gammons * gammon_value + backgammons * backgammon_extra) / total
@@ -304,7 +320,9 @@ class CubeDecision:
         return self.double_take < 1.0
 
 
-def cube_decision(state: MatchState, strength: Strength, rng: random.Random | None = None) -> CubeDecision:
+def cube_decision(
+    state: MatchState, strength: Strength, rng: random.Random | None = None
+) -> CubeDecision:
     """The cube equities of the player on turn (``state.turn``, the doubler), before the roll."""
     side = state.turn
     chances = evaluate(state.position, strength.plies)
@@ -341,13 +359,19 @@ def should_double(state: MatchState, strength: Strength, rng: random.Random | No
     if state.phase is not Phase.ROLL or not state.can_double():
         return False
     length = state.rules.match_length
-    if length and length - state.score[state.turn.other] == 1:
+    if (
+        length
+        and length - state.score[state.turn.other] == 1
+        and length - state.score[state.turn] > state.cube_value
+    ):
         # Post-Crawford, trailing: the leader's single win ends the match anyway, so double at once.
         return True
     return cube_decision(state, strength, rng).should_double
 
 
-def take_answer(state: MatchState, strength: Strength, rng: random.Random | None = None) -> CubeAnswer:
+def take_answer(
+    state: MatchState, strength: Strength, rng: random.Random | None = None
+) -> CubeAnswer:
     """The answer of the doubled player (``state.actor``) to the double on the table."""
     if state.phase is not Phase.TAKE_OR_DROP:
         raise ValueError("There is no double to answer")

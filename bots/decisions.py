@@ -1,4 +1,4 @@
-"""What a bot does in a match state: one action, decided by GNU Backgammon (backgammon.gnubg_bridge)."""
+"""What a bot does in a match state: one action, decided by backgammon.gnubg_bridge."""
 
 from __future__ import annotations
 
@@ -17,7 +17,11 @@ from backgammon.services import roll_request
 
 __all__ = ["bot_action"]
 
-_ANSWERS = {CubeAnswer.TAKE: Action.take, CubeAnswer.DROP: Action.drop, CubeAnswer.BEAVER: Action.beaver}
+_ANSWERS = {
+    CubeAnswer.TAKE: Action.take,
+    CubeAnswer.DROP: Action.drop,
+    CubeAnswer.BEAVER: Action.beaver,
+}
 
 
 def bot_action(state: MatchState, strength: Strength, rng: random.Random | None = None) -> Action:

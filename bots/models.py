@@ -14,7 +14,9 @@ class Bot(models.Model):
         MEDIUM = "medium", "Medium: GNU Backgammon at 0-ply"
         STRONG = "strong", "Strong: GNU Backgammon at 2-ply"
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot"
+    )
     strength = models.CharField(max_length=10, choices=Strength.choices)
 
     def __str__(self) -> str:

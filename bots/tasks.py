@@ -17,11 +17,23 @@ from django_tasks import task
 
 from backgammon.gnubg_bridge import STRENGTHS
 from backgammon.models import Challenge, Game
-from backgammon.services import ActionRejected, ChallengeRejected, challenge_accept, game_apply_action
+from backgammon.services import (
+    ActionRejected,
+    ChallengeRejected,
+    challenge_accept,
+    game_apply_action,
+)
 from bots.decisions import bot_action
 from bots.models import Bot
 
-__all__ = ["NUDGE_AFTER", "act_in_game", "answer_challenge", "bot_act", "bot_answer_challenge", "nudge_waiting"]
+__all__ = [
+    "NUDGE_AFTER",
+    "act_in_game",
+    "answer_challenge",
+    "bot_act",
+    "bot_answer_challenge",
+    "nudge_waiting",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +42,7 @@ NUDGE_AFTER = timedelta(seconds=3)
 
 
 def act_in_game(game_id: int, action_number: int) -> bool:
-    """The bot to act in ``game_id`` takes its one action if the game still waits at ``action_number``."""
+    """The bot to act takes its one action if ``game_id`` still waits at ``action_number``."""
     game = Game.objects.select_related("actor__bot").filter(pk=game_id).first()
     if (
         game is None
@@ -55,7 +67,7 @@ def act_in_game(game_id: int, action_number: int) -> bool:
 
 
 def answer_challenge(challenge_id: int) -> bool:
-    """A bot accepts a challenge made to it (every variant, any length); False if it is not pending."""
+    """A bot accepts a challenge made to it (any variant, any length); False if not pending."""
     challenge = Challenge.objects.select_related("challenged").filter(pk=challenge_id).first()
     if challenge is None or challenge.status != Challenge.Status.PENDING:
         return False

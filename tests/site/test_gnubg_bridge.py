@@ -5,7 +5,15 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from backgammon.engine import Action, MatchRules, Phase, Position, apply_action, find_variant, new_match
+from backgammon.engine import (
+    Action,
+    MatchRules,
+    Phase,
+    Position,
+    apply_action,
+    find_variant,
+    new_match,
+)
 from backgammon.engine.board import STANDARD_LAYOUT
 from backgammon.engine.match import MatchState
 from backgammon.engine.notation import format_play
@@ -30,11 +38,18 @@ def layout(points: dict[int, int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def state_at(variant: str, mine: dict[int, int], theirs: dict[int, int], **changes: object) -> MatchState:
+def state_at(
+    variant: str, mine: dict[int, int], theirs: dict[int, int], **changes: object
+) -> MatchState:
     code, _, length = variant.partition(":")
-    rules = MatchRules(find_variant(code), int(length or 0), beavers=bool(changes.pop("beavers", False)))
+    rules = MatchRules(
+        find_variant(code), int(length or 0), beavers=bool(changes.pop("beavers", False))
+    )
     start = new_match(rules)
-    fields: dict[str, object] = {"phase": Phase.ROLL, "position": Position(layout(mine), layout(theirs))}
+    fields: dict[str, object] = {
+        "phase": Phase.ROLL,
+        "position": Position(layout(mine), layout(theirs)),
+    }
     fields.update(changes)
     return replace(start, **fields)  # type: ignore[arg-type]
 
@@ -62,7 +77,9 @@ def test_the_best_opening_31_makes_the_five_point_at_every_strength_but_easy() -
 
 def test_easy_varies_its_plays() -> None:
     state = apply_action(new_match(MatchRules(find_variant("BX"), 0)), Action.roll(4, 2))
-    seen = {format_play(best_play(state, STRENGTHS["easy"], random.Random(seed))) for seed in range(30)}
+    seen = {
+        format_play(best_play(state, STRENGTHS["easy"], random.Random(seed))) for seed in range(30)
+    }
     assert "8/4 6/4" in seen and len(seen) > 1
 
 
@@ -105,8 +122,12 @@ def test_nobody_doubles_where_the_rules_forbid_it() -> None:
 
 
 def test_a_drop_that_would_lose_the_match_is_a_take() -> None:
-    state = state_at("BP:5", *RACE_CRUSHING, phase=Phase.TAKE_OR_DROP, score=replace(
-        new_match(MatchRules(find_variant("BP"), 5)).score, black=4))
+    state = state_at(
+        "BP:5",
+        *RACE_CRUSHING,
+        phase=Phase.TAKE_OR_DROP,
+        score=replace(new_match(MatchRules(find_variant("BP"), 5)).score, black=4),
+    )
     assert take_answer(state, MEDIUM) is CubeAnswer.TAKE
 
 
