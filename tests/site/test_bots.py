@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from django_tasks.signals import task_finished
 from gamebuilder import act, fast_passwords, position, scripted_dice, starting_from  # noqa: F401
 
@@ -210,3 +211,22 @@ def test_a_bot_takes_a_reasonable_double_and_drops_a_hopeless_one(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.actions.last().kind == "drop"
+
+
+def test_the_new_game_page_offers_the_computer_and_its_challenge_is_accepted(
+    alice: Any,
+    alice_client: Any,
+    tasks_run_at_once: list[Any],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    page = alice_client.get(reverse("backgammon:new_game")).content.decode()
+    assert "Play the computer" in page
+    for name in BOT_NAMES:
+        assert f"?opponent={name}" in page
+    form = {"opponent": "gnubg-strong", "variant": "BX", "match_length": "",
+            "time_limit": str(3 * 86400)}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice_client.post(reverse("backgammon:new_game"), form)
+    assert response.status_code == 302
+    challenge = Challenge.objects.get(challenger=alice)
+    assert challenge.status == Challenge.Status.ACCEPTED
