@@ -14,11 +14,13 @@ from django.urls import reverse
 from django_tasks.signals import task_finished
 from gamebuilder import act, fast_passwords, position, scripted_dice, starting_from  # noqa: F401
 
+from accounts.models import Profile
 from backgammon.engine import Phase
 from backgammon.engine.actions import Action
 from backgammon.models import Challenge, Game
 from backgammon.services import challenge_create, roll_request
 from backgammon.signals import worker_tick
+from bots.accounts import create_bot_accounts
 from bots.models import Bot
 from bots.tasks import act_in_game, nudge_waiting
 from tests.engine.random_play import random_action
@@ -27,6 +29,12 @@ pytestmark = pytest.mark.django_db
 
 BOT_NAMES = ["gnubg-easy", "gnubg-medium", "gnubg-strong"]
 THREE_DAYS = timedelta(days=3)
+
+
+@pytest.fixture(autouse=True)
+def bot_accounts(db: None) -> None:
+    """The migration made them, but a browser or worker test earlier in the run flushes tables."""
+    create_bot_accounts(get_user_model(), Profile, Bot)
 
 
 @pytest.fixture
