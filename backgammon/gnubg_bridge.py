@@ -117,7 +117,9 @@ class Probabilities:
 
 @dataclass(frozen=True, slots=True)
 class OutcomeValues:
-    """What a gammon and a backgammon add to a single win (per cube), for and against the mover."""
+    """What a gammon adds to a single win, and a backgammon to a gammon (per cube), for and
+    against the mover. gnubg's gammon chances include its backgammons, so a backgammon is worth
+    1 + gammon + backgammon."""
 
     gammon_win: float = 1.0
     backgammon_win: float = 1.0
@@ -170,11 +172,12 @@ def outcome_values(state: MatchState, side: Side) -> OutcomeValues:
         return NO_GAMMONS
     if not rules.match_length:
         return OutcomeValues()
-    prices = gnubg_cubeinfo(state, side)["gammonprice"]
-    (gammon_mine, gammon_theirs), (backgammon_mine, backgammon_theirs) = prices  # type: ignore
-    return OutcomeValues(
-        gammon_mine, gammon_mine + backgammon_mine, gammon_theirs, gammon_theirs + backgammon_theirs
-    )
+    prices: tuple[tuple[float, float], tuple[float, float]]
+    prices = gnubg_cubeinfo(state, side)["gammonprice"]  # type: ignore[assignment]
+    # ((gammon, backgammon) of gnubg's player 0, the same of player 1): each the extra points
+    # (per cube, in match-winning terms) over a single win, and of a backgammon over a gammon.
+    (gammon_mine, backgammon_mine), (gammon_theirs, backgammon_theirs) = prices
+    return OutcomeValues(gammon_mine, backgammon_mine, gammon_theirs, backgammon_theirs)
 
 
 def _finished_value(result: Position, values: OutcomeValues, *, last_off_loses: bool) -> float:
@@ -265,14 +268,14 @@ def janowski(
         chances.win_gammon,
         values.gammon_win,
         chances.win_backgammon,
-        values.backgammon_win - values.gammon_win,
+        values.backgammon_win,
         chances.win,
     )
     loss_value = 1.0 + _share(
         chances.lose_gammon,
         values.gammon_loss,
         chances.lose_backgammon,
-        values.backgammon_loss - values.gammon_loss,
+        values.backgammon_loss,
         chances.lose,
     )
     dead = p * (win_value + loss_value) - loss_value
@@ -404,5 +407,5 @@ def accepts_resignation(state: MatchState, plies: int = 0) -> bool:
     if state.resign_level >= 2:
         offered += values.gammon_win
     if state.resign_level >= 3:
-        offered += values.backgammon_win - values.gammon_win
+        offered += values.backgammon_win
     return offered >= expected - 1e-6

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import astuple, replace
+
+import pytest
 
 from backgammon.engine import (
     Action,
@@ -14,16 +16,19 @@ from backgammon.engine import (
     find_variant,
     new_match,
 )
-from backgammon.engine.board import STANDARD_LAYOUT
+from backgammon.engine.board import STANDARD_LAYOUT, Side
 from backgammon.engine.match import MatchState
 from backgammon.engine.notation import format_play
 from backgammon.gnubg_bridge import (
+    NO_GAMMONS,
     STRENGTHS,
     CubeAnswer,
+    OutcomeValues,
     accepts_resignation,
     best_play,
     evaluate,
     gnubg_board,
+    outcome_values,
     should_double,
     take_answer,
 )
@@ -142,3 +147,18 @@ def test_a_lost_player_may_resign_a_single_game_but_not_a_gammon_cheaply() -> No
     )
     assert not accepts_resignation(gammoned)
     assert accepts_resignation(replace(gammoned, resign_level=2))
+
+
+def test_gammons_are_worth_what_the_variant_and_the_score_make_them() -> None:
+    assert outcome_values(state_at("BX", *RACE_CRUSHING), Side.BLACK) == NO_GAMMONS
+    assert outcome_values(state_at("MP", *RACE_CRUSHING), Side.BLACK) == OutcomeValues()
+    even = outcome_values(state_at("BP:5", *RACE_CRUSHING), Side.BLACK)
+    assert even.gammon_win == even.gammon_loss > 0.5
+    # Black needs 2 points: a gammon wins the match, so a backgammon adds nothing for Black,
+    # while White (needing 5) still gains from one.
+    score = new_match(MatchRules(find_variant("BP"), 5)).score.replace(Side.BLACK, 3)
+    ahead = outcome_values(state_at("BP:5", *RACE_CRUSHING, score=score), Side.BLACK)
+    assert ahead.backgammon_win == 0.0
+    assert ahead.backgammon_loss > 0.0
+    behind = outcome_values(state_at("BP:5", *RACE_CRUSHING, score=score), Side.WHITE)
+    assert astuple(behind) == pytest.approx(astuple(ahead.flipped()), abs=1e-4)
