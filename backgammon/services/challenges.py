@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -11,6 +12,7 @@ from django.utils import timezone
 
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.models import TIME_LIMITS, Challenge, Game
+from backgammon.signals import challenge_created
 
 from .games import game_start
 from .refusals import ChallengeRejected, Refusal
@@ -119,7 +121,7 @@ def challenge_create(
         # The database's unique constraint (one pending challenge per pair and variant) decides,
         # so two requests at the same moment cannot both pass a check made before the insert.
         with transaction.atomic():
-            return Challenge.objects.create(
+            challenge = Challenge.objects.create(
                 challenger=challenger,
                 challenged=other,
                 variant=variant,
@@ -133,6 +135,15 @@ def challenge_create(
         raise ChallengeRejected(
             f"You already have a {VARIANTS[variant].name} challenge waiting for {other.get_username()}."
         ) from None
+    transaction.on_commit(
+        partial(
+            challenge_created.send,
+            sender=Challenge,
+            challenge_id=challenge.pk,
+            challenged_id=other.pk,
+        )
+    )
+    return challenge
 
 
 def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:

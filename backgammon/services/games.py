@@ -27,6 +27,7 @@ from backgammon.engine.match_json import state_to_dict
 from backgammon.engine.notation import format_play
 from backgammon.engine.plays import find_play
 from backgammon.models import Game, GameAction
+from backgammon.signals import game_changed, untimed_player_ids
 
 from .log_facts import action_facts
 from .refusals import ActionRejected, Refusal
@@ -122,6 +123,15 @@ class _Log:
         game = self.game
         if game.deadline is not None:
             transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline))
+        transaction.on_commit(
+            partial(
+                game_changed.send,
+                sender=Game,
+                game_id=game.pk,
+                action_number=game.action_count,
+                actor_id=game.actor_id,
+            )
+        )
         return game
 
 
@@ -148,7 +158,8 @@ def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int)
     write_state_columns(game, state)
     actor = state.actor
     game.actor_id = None if actor is None else _player_id(game, actor)
-    game.deadline = None if actor is None else now + game.time_limit
+    untimed = game.actor_id is not None and untimed_player_ids([game.actor_id])
+    game.deadline = None if actor is None or untimed else now + game.time_limit
     if state.phase is Phase.MATCH_OVER:
         game.status = Game.Status.FINISHED
         winner = state.match_winner

@@ -68,8 +68,8 @@ def test_it_refuses_bad_sign_up_and_creates_nothing(
     errors = " ".join(response.context["form"].errors[field])
     assert message in errors
     assert message.encode() in response.content.replace(b"&#x27;", b"'")
-    assert User.objects.count() == 0
-    assert Profile.objects.count() == 0
+    assert User.objects.filter(bot=None).count() == 0
+    assert Profile.objects.filter(user__bot=None).count() == 0
     assert "_auth_user_id" not in client.session
 
 
@@ -78,7 +78,7 @@ def test_it_treats_userids_case_insensitively(client: Client, alice: object) -> 
 
     assert response.status_code == 400
     assert "taken" in response.context["form"].errors["username"][0]
-    assert User.objects.count() == 1
+    assert User.objects.filter(bot=None).count() == 1
 
 
 def test_it_sends_a_logged_in_user_away_from_sign_up(alice_client: Client) -> None:
@@ -378,7 +378,7 @@ def test_the_database_refuses_a_userid_differing_only_in_case(alice: object) -> 
 
     with pytest.raises(IntegrityError), transaction.atomic():
         User.objects.create_user("Alice", "other@example.com", PASSWORD)
-    assert User.objects.count() == 1
+    assert User.objects.filter(bot=None).count() == 1
 
 
 def test_a_sign_up_losing_the_race_gets_a_clear_message(
@@ -394,5 +394,5 @@ def test_a_sign_up_losing_the_race_gets_a_clear_message(
 
     assert response.status_code == 400
     assert "taken" in response.context["form"].errors["username"][0]
-    assert list(User.objects.values_list("username", flat=True)) == ["DORA_99"]
+    assert list(User.objects.filter(bot=None).values_list("username", flat=True)) == ["DORA_99"]
     assert "_auth_user_id" not in client.session

@@ -11,6 +11,9 @@ player would never be timed out. This command runs the ordinary worker loop (sam
 timeout is re-checked under the game's row lock, so any number of workers may run it at once:
 a timeout is applied exactly once, whichever process gets there first. (A self-rescheduling
 sweep task would itself be lost with a killed worker; a thread in every worker cannot be.)
+
+A second thread sends ``backgammon.signals.worker_tick`` every ``WORKER_TICK_SECONDS`` (default
+5): the bots app nudges any game or challenge left waiting for a computer opponent.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from django.db import close_old_connections, connection
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands import db_worker
 
+from backgammon.signals import worker_tick
 from backgammon.tasks import sweep_deadlines
 
 logger = logging.getLogger(__name__)
@@ -46,6 +50,19 @@ def _sweep_forever(interval: float) -> None:
         time.sleep(interval)
 
 
+def _tick_forever(interval: float) -> None:
+    # Apps hook their periodic safety nets here (the bots: games left waiting for them).
+    while True:
+        try:
+            worker_tick.send(sender=Command)
+        except Exception:
+            logger.exception("Worker tick failed")
+        finally:
+            close_old_connections()
+            connection.close()
+        time.sleep(interval)
+
+
 class Command(db_worker.Command):
     help = (
         "Run the task worker (move deadlines) with the deadline sweep every "
@@ -58,5 +75,9 @@ class Command(db_worker.Command):
             interval = float(settings.DEADLINE_SWEEP_SECONDS)
             threading.Thread(
                 target=_sweep_forever, args=(interval,), name="deadline-sweep", daemon=True
+            ).start()
+            tick = float(getattr(settings, "WORKER_TICK_SECONDS", 5))
+            threading.Thread(
+                target=_tick_forever, args=(tick,), name="worker-tick", daemon=True
             ).start()
         super().handle(*args, **options)

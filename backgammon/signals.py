@@ -1,0 +1,45 @@
+"""Hooks for apps built on the game (the computer opponents), so backgammon knows nothing of them.
+
+* ``game_changed`` is sent after a game's actions are committed: ``game_id``, ``action_number``
+  (the game's ``action_count`` now) and ``actor_id`` (who must act next, or None).
+* ``challenge_created`` is sent after a challenge is committed: ``challenge_id``, ``challenged_id``.
+* ``worker_tick`` is sent by every task worker every ``WORKER_TICK_SECONDS``, from its sweep
+  thread: a place for periodic safety nets.
+* ``register_untimed_players`` lets an app name players who are never put on the clock (the
+  bots): their moves get no deadline; their opponents keep theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from django.dispatch import Signal
+
+__all__ = [
+    "challenge_created",
+    "game_changed",
+    "register_untimed_players",
+    "untimed_player_ids",
+    "worker_tick",
+]
+
+game_changed = Signal()
+challenge_created = Signal()
+worker_tick = Signal()
+
+_untimed_sources: list[Callable[[Iterable[int]], set[int]]] = []
+
+
+def register_untimed_players(source: Callable[[Iterable[int]], set[int]]) -> None:
+    """``source`` receives user ids and returns those of them that never time out."""
+    if source not in _untimed_sources:
+        _untimed_sources.append(source)
+
+
+def untimed_player_ids(user_ids: Iterable[int]) -> set[int]:
+    """The players among ``user_ids`` that are never put on the clock."""
+    ids = list(user_ids)
+    found: set[int] = set()
+    for source in _untimed_sources:
+        found |= source(ids)
+    return found

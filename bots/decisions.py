@@ -1,0 +1,39 @@
+"""What a bot does in a match state: one action, decided by backgammon.gnubg_bridge."""
+
+from __future__ import annotations
+
+import random
+
+from backgammon.engine import Action, MatchState, Phase
+from backgammon.gnubg_bridge import (
+    CubeAnswer,
+    Strength,
+    accepts_resignation,
+    best_play,
+    should_double,
+    take_answer,
+)
+from backgammon.services import roll_request
+
+__all__ = ["bot_action"]
+
+_ANSWERS = {
+    CubeAnswer.TAKE: Action.take,
+    CubeAnswer.DROP: Action.drop,
+    CubeAnswer.BEAVER: Action.beaver,
+}
+
+
+def bot_action(state: MatchState, strength: Strength, rng: random.Random | None = None) -> Action:
+    """The action of the bot who must act in ``state`` (``state.actor``)."""
+    if state.phase is Phase.ROLL:
+        return Action.double() if should_double(state, strength, rng) else roll_request()
+    if state.phase is Phase.MOVE:
+        play = best_play(state, strength, rng)
+        return Action.play([(move.origin, move.destination) for move in play.moves])
+    if state.phase is Phase.TAKE_OR_DROP:
+        return _ANSWERS[take_answer(state, strength, rng)]()
+    if state.phase is Phase.RESIGN_OFFERED:
+        accept = accepts_resignation(state, strength.plies)
+        return Action.accept_resign() if accept else Action.reject_resign()
+    raise ValueError(f"Nobody acts in the {state.phase.value} phase")

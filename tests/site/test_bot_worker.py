@@ -1,0 +1,82 @@
+"""A real ``manage.py db_worker`` process plays for the bots: it accepts a challenge and answers a
+move within seconds (the tick's safety net is tested without a process, in test_bots.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django_tasks_db.models import DBTaskResult
+from gamebuilder import act, fast_passwords  # noqa: F401
+
+from accounts.models import Profile
+from backgammon.engine.actions import Action
+from backgammon.models import Challenge, Game
+from backgammon.services import challenge_create
+from bots.accounts import create_bot_accounts
+from bots.models import Bot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _wait_for(condition: Callable[[], bool], *, seconds: float = 30) -> None:
+    give_up = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > give_up:
+            raise AssertionError(f"gave up waiting for {condition.__doc__}")
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def worker() -> Iterator[subprocess.Popen[bytes]]:
+    db = settings.DATABASES["default"]
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    env = {**os.environ, "DATABASE_URL": url}
+    command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay"]
+    process = subprocess.Popen([*command, "--interval", "0.2"], cwd=ROOT, env=env)
+    yield process
+    process.kill()
+    process.wait(timeout=10)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_accepts_for_a_bot_and_plays_its_turns(
+    alice: Any, worker: subprocess.Popen[bytes]
+) -> None:
+    create_bot_accounts(get_user_model(), Profile, Bot)
+    challenge = challenge_create(
+        challenger=alice, opponent="gnubg-medium", variant="BX", time_limit=timedelta(days=3)
+    )
+
+    def accepted_and_alice_to_move() -> bool:
+        """the bot to accept and the game to wait for alice"""
+        challenge.refresh_from_db()
+        return challenge.game_id is not None and Game.objects.filter(
+            pk=challenge.game_id, actor=alice
+        ).exists()
+
+    _wait_for(accepted_and_alice_to_move)
+    game = Game.objects.get(pk=challenge.game_id)
+    play = game.state().legal_plays()[0]
+    played = act(game, alice, Action.play([(m.origin, m.destination) for m in play.moves])).action_count
+
+    def bot_answered() -> bool:
+        """the bot to play and the game to wait for alice again"""
+        current = Game.objects.get(pk=game.pk)
+        return current.action_count > played and current.actor_id == alice.pk
+
+    started = time.monotonic()
+    _wait_for(bot_answered, seconds=10)
+    assert time.monotonic() - started < 10
+    assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.ACCEPTED
+    assert DBTaskResult.objects.filter(task_path="bots.tasks.bot_act").exists()
