@@ -30,7 +30,13 @@ import threading
 from dataclasses import dataclass
 from enum import StrEnum
 
-import gnubg
+if threading.current_thread() is not threading.main_thread():
+    # Loaded (its neural nets set up) on any other thread, gnubg's look-ahead evaluations later
+    # crash the whole process with a segmentation fault, even on the main thread. A process that
+    # uses it imports this module on its main thread first (manage.py db_worker does).
+    raise ImportError("backgammon.gnubg_bridge must first be imported on the main thread")
+
+import gnubg  # only once the thread is known to be the main one
 
 from backgammon.engine import MatchState, Phase, Play, Position, Side
 from backgammon.engine.board import CHECKERS
@@ -156,7 +162,15 @@ def gnubg_cubeinfo(state: MatchState, side: Side) -> dict[str, object]:
 
 
 def evaluate(position: Position, plies: int = 0) -> Probabilities:
-    """gnubg's cubeless chances for the player on roll of ``position`` (about to roll)."""
+    """gnubg's cubeless chances for the player on roll of ``position`` (about to roll).
+
+    Beyond 0-ply only on the main thread: there the gnubg binding crashes the whole process (a
+    segmentation fault, not an exception), so this refuses instead.
+    """
+    if plies and threading.current_thread() is not threading.main_thread():
+        raise RuntimeError(
+            f"gnubg evaluates at {plies}-ply only on the main thread (it crashes elsewhere)"
+        )
     context = gnubg.evalcontext(0, plies, 1, 1, 0.0)
     with _GNUBG:
         result = gnubg.evaluate(gnubg_board(position), gnubg.cubeinfo(), context)

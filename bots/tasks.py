@@ -11,11 +11,14 @@ from __future__ import annotations
 import logging
 import random
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 from django_tasks import task
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.backend import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
 
-from backgammon.gnubg_bridge import STRENGTHS
 from backgammon.models import Challenge, Game
 from backgammon.services import (
     ActionRejected,
@@ -23,7 +26,6 @@ from backgammon.services import (
     challenge_accept,
     game_apply_action,
 )
-from bots.decisions import bot_action
 from bots.models import Bot
 
 __all__ = [
@@ -55,6 +57,11 @@ def act_in_game(game_id: int, action_number: int) -> bool:
     if bot is None:
         return False
     # Thinking happens outside the row lock; the service then re-checks the action number under it.
+    # gnubg is loaded here, in the worker's main thread, never by the web processes that queue
+    # these tasks (on a request thread its look-ahead would crash the process later).
+    from backgammon.gnubg_bridge import STRENGTHS
+    from bots.decisions import bot_action
+
     action = bot_action(game.state(), STRENGTHS[bot.strength], random.Random())
     try:
         game_apply_action(
@@ -94,18 +101,39 @@ def bot_answer_challenge(challenge_id: int) -> bool:
 
 
 def nudge_waiting() -> int:
-    """Act in every game, and answer every challenge, that has waited for a bot too long."""
+    """Queue the bot's task again for every game and challenge that has waited for a bot too long
+    with no such task still queued; return how many were queued.
+
+    It runs on the worker's tick thread, so it only queues: the worker's main thread then acts.
+    The gnubg binding crashes the whole process (a segmentation fault) when it evaluates beyond
+    0-ply outside the main thread, so bots must never think on the tick thread.
+    """
     since = timezone.now() - NUDGE_AFTER
     bot_users = Bot.objects.values("user_id")
-    done = 0
+    queued = 0
     games = Game.objects.filter(
         status=Game.Status.ACTIVE, actor_id__in=bot_users, updated_at__lte=since
     ).values_list("id", "action_count")
     for game_id, action_number in games:
-        done += act_in_game(game_id, action_number)
+        queued += _queue_once(bot_act, game_id, action_number)
     challenges = Challenge.objects.filter(
         status=Challenge.Status.PENDING, challenged_id__in=bot_users, created_at__lte=since
     ).values_list("id", flat=True)
     for challenge_id in challenges:
-        done += answer_challenge(challenge_id)
-    return done
+        queued += _queue_once(bot_answer_challenge, challenge_id)
+    return queued
+
+
+def _queue_once(the_task: Any, *args: int) -> bool:
+    """Enqueue ``the_task(*args)`` unless the database queue already holds it, not yet started
+    (one killed while running stays RUNNING for ever, so only READY ones count)."""
+    if isinstance(the_task.get_backend(), DatabaseBackend):
+        waiting = DBTaskResult.objects.filter(
+            status=TaskResultStatus.READY,
+            task_path=the_task.module_path,
+            args_kwargs={"args": list(args), "kwargs": {}},
+        )
+        if waiting.exists():
+            return False
+    the_task.enqueue(*args)
+    return True

@@ -55,7 +55,7 @@ def test_the_worker_accepts_for_a_bot_and_plays_its_turns(
 ) -> None:
     create_bot_accounts(get_user_model(), Profile, Bot)
     challenge = challenge_create(
-        challenger=alice, opponent="gnubg-medium", variant="BX", time_limit=timedelta(days=3)
+        challenger=alice, opponent="gnubg-strong", variant="BX", time_limit=timedelta(days=3)
     )
 
     def accepted_and_alice_to_move() -> bool:
@@ -80,3 +80,40 @@ def test_the_worker_accepts_for_a_bot_and_plays_its_turns(
     assert time.monotonic() - started < 10
     assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.ACCEPTED
     assert DBTaskResult.objects.filter(task_path="bots.tasks.bot_act").exists()
+
+
+WEB_THREAD_CHALLENGES_A_BOT = """
+import sys, threading, django
+django.setup()
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from backgammon.services import challenge_create
+
+def challenge():
+    alice = get_user_model().objects.get(username="alice")
+    challenge_create(challenger=alice, opponent="gnubg-easy", variant="BX",
+                     time_limit=timedelta(days=3))
+
+thread = threading.Thread(target=challenge)  # as runserver serves a request
+thread.start()
+thread.join()
+print("gnubg loaded" if "gnubg" in sys.modules else "gnubg not loaded")
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_web_request_that_challenges_a_bot_never_loads_gnubg(alice: Any) -> None:
+    # Loaded on a request thread, gnubg would crash that process at its first look-ahead: web
+    # processes only queue the bots' tasks, and the worker loads gnubg on its main thread.
+    create_bot_accounts(get_user_model(), Profile, Bot)
+    db = settings.DATABASES["default"]
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "gamesite.settings"}
+    done = subprocess.run(
+        [sys.executable, "-c", WEB_THREAD_CHALLENGES_A_BOT],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "gnubg not loaded"
+    queued = DBTaskResult.objects.get()
+    assert queued.task_path == "bots.tasks.bot_answer_challenge"

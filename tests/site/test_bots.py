@@ -11,7 +11,9 @@ import pytest
 import time_machine
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django_tasks.base import TaskResultStatus
 from django_tasks.signals import task_finished
+from django_tasks_db.models import DBTaskResult
 from gamebuilder import act, fast_passwords, position, scripted_dice, starting_from  # noqa: F401
 
 from accounts.models import Profile
@@ -22,7 +24,7 @@ from backgammon.services import challenge_create, roll_request
 from backgammon.signals import worker_tick
 from bots.accounts import create_bot_accounts
 from bots.models import Bot
-from bots.tasks import act_in_game, nudge_waiting
+from bots.tasks import act_in_game, bot_act, bot_answer_challenge, nudge_waiting
 from tests.engine.random_play import random_action
 
 pytestmark = pytest.mark.django_db
@@ -176,22 +178,41 @@ def test_a_stale_task_does_nothing(
     assert game.action_count == count
 
 
-def test_the_worker_tick_acts_for_a_bot_left_waiting(
+def run_queued_bot_tasks() -> int:
+    """Run what the database queue holds for the bots, as the worker's main thread would."""
+    ran = 0
+    for queued in DBTaskResult.objects.filter(status=TaskResultStatus.READY).order_by("enqueued_at"):
+        task = {bot_act.module_path: bot_act, bot_answer_challenge.module_path: bot_answer_challenge}
+        task[queued.task_path].call(*queued.args_kwargs["args"])
+        queued.delete()
+        ran += 1
+    return ran
+
+
+def test_the_worker_tick_queues_the_bots_turn_again_when_it_was_lost(
     alice: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # No task runs (the default database backend only queues them): the tick is the safety net.
+    # The tasks queued on commit are lost (deleted, as with a killed worker): the tick is the
+    # safety net. It only queues (it runs on a thread, where gnubg must not think), once.
     scripted_dice(monkeypatch).then((1, 2), (3, 1))
     with time_machine.travel("2026-01-05 12:00:00+00:00", tick=False):
         challenge = challenge_create(
             challenger=alice, opponent="gnubg-strong", variant="BX", time_limit=THREE_DAYS
         )
+        DBTaskResult.objects.all().delete()
         assert nudge_waiting() == 0  # too fresh: its task may still come
     with time_machine.travel("2026-01-05 12:00:10+00:00", tick=False):
-        worker_tick.send(sender=None)  # accepts: the bot wins the opening and plays its 3-1
+        worker_tick.send(sender=None)
+        assert nudge_waiting() == 0  # already queued: not twice
+        challenge.refresh_from_db()
+        assert challenge.game is None  # the tick itself does nothing
+        assert run_queued_bot_tasks() == 1  # accepts: the bot wins the opening and...
     challenge.refresh_from_db()
     assert challenge.game is not None
+    DBTaskResult.objects.all().delete()  # ...its turn's task is lost too
     with time_machine.travel("2026-01-05 12:00:20+00:00", tick=False):
         worker_tick.send(sender=None)
+        assert run_queued_bot_tasks() == 1  # ...plays its 3-1 at 2-ply
     game = Game.objects.get(pk=challenge.game.pk)
     assert game.actor_id == alice.pk
     assert game.actions.filter(kind="play", side=1).count() == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from dataclasses import astuple, replace
 
 import pytest
@@ -72,6 +73,27 @@ def test_the_opening_is_even_and_a_bear_off_race_is_won() -> None:
     assert 0.45 < evaluate(Position.initial()).win < 0.6
     assert evaluate(Position(layout({1: 2}), layout({6: 15}))).win > 0.99
     assert evaluate(Position(layout({6: 15}), layout({1: 2}))).win < 0.01
+
+
+def test_look_ahead_off_the_main_thread_is_refused_not_a_crash() -> None:
+    # The binding dies with a segmentation fault at 2-ply on any other thread (the worker's tick
+    # thread once took a strong bot's turn and killed the worker): refuse, and say why.
+    outcome: list[BaseException | float] = []
+
+    def evaluate_on_a_thread(plies: int) -> None:
+        try:
+            outcome.append(evaluate(Position.initial(), plies).win)
+        except RuntimeError as refusal:
+            outcome.append(refusal)
+
+    for plies in (0, 2):
+        thread = threading.Thread(target=evaluate_on_a_thread, args=(plies,))
+        thread.start()
+        thread.join()
+    win_at_0_ply, refused_at_2_ply = outcome
+    assert isinstance(win_at_0_ply, float) and 0.45 < win_at_0_ply < 0.6
+    assert isinstance(refused_at_2_ply, RuntimeError)
+    assert "main thread" in str(refused_at_2_ply)
 
 
 def test_the_best_opening_31_makes_the_five_point_at_every_strength_but_easy() -> None:

@@ -22,6 +22,7 @@ import logging
 import os
 import threading
 import time
+from importlib import import_module
 from typing import Any
 
 from django.conf import settings
@@ -72,6 +73,10 @@ class Command(db_worker.Command):
     def handle(self, *args: Any, **options: Any) -> None:
         # With --reload the parent process only watches files; the child does the work.
         if not options["reload"] or os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":
+            # gnubg (the bots' and the analysis' evaluator) must be loaded on the main thread,
+            # before the threads below start: loaded first on another thread, its look-ahead
+            # evaluations crash the whole process (see backgammon.gnubg_bridge).
+            import_module("backgammon.gnubg_bridge")
             interval = float(settings.DEADLINE_SWEEP_SECONDS)
             threading.Thread(
                 target=_sweep_forever, args=(interval,), name="deadline-sweep", daemon=True
