@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     # Before django_tasks_db: its ``db_worker`` command is backgammon's (the same worker plus the
     # deadline sweep), and Django takes a command from the first app in this list that has it.
     "backgammon",
+    "analysis",
     "django_tasks",
     "django_tasks_db",
     "csp",

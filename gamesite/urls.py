@@ -15,4 +15,5 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("", include("backgammon.urls")),
+    path("", include("analysis.urls")),
 ]
