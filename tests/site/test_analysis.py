@@ -36,6 +36,10 @@ def worst_and_best(game: Game) -> tuple[Any, Any]:
 
 @pytest.fixture
 def finished_game(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> Game:
+    return finish_a_short_game(alice, bob, monkeypatch)
+
+
+def finish_a_short_game(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> Game:
     """A short bear-off won by Alice (Black), who first plays gnubg's worst play of her 61."""
     starting_from(monkeypatch, position=position({6: 2, 3: 1}, {6: 2, 3: 1}))
     scripted_dice(monkeypatch).then((6, 1), (2, 1), (6, 6))
