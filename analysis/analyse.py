@@ -10,20 +10,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from backgammon.engine import Side
+from backgammon.engine import match as engine_match
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.game import MatchRules
-from backgammon.engine.match import MatchState, Phase, apply_action, new_match
+from backgammon.engine.match import MatchState, Phase, apply_action
 from backgammon.engine.plays import find_play
 
 from .gnubg_analysis import ANALYSIS_PLIES, play_verdict, roll_luck, win_chance
 
-__all__ = ["BLUNDER", "DOUBTFUL", "ERROR", "RATINGS", "analyse_match", "player_summary"]
+__all__ = ["BLUNDER", "DOUBTFUL", "ERROR", "analyse_match", "player_summary"]
 
 # gnubg's default thresholds (normalised equity lost) for a doubtful play, an error, a blunder.
 DOUBTFUL, ERROR, BLUNDER = 0.04, 0.08, 0.16
-# gnubg's names for its error-per-move ratings (gnubg.errorrating: 0 awful .. 7 supernatural).
-RATINGS = ("Awful", "Beginner", "Casual player", "Intermediate", "Advanced", "Expert",
-           "World class", "Supernatural")
 
 Progress = Callable[[int, int], None]
 
@@ -37,7 +35,7 @@ def analyse_match(
     ``cubeful``; a roll's has ``luck`` (for the side that rolled, cubeless); every entry that
     leaves a position to roll from has ``win_black``, Black's cubeless chance to win the game.
     """
-    state = new_match(rules)
+    state = engine_match.new_match(rules)  # looked up here, as replay does (tests patch it)
     entries: list[dict[str, Any]] = []
     for done, action in enumerate(actions, start=1):
         after = apply_action(state, action)
@@ -76,11 +74,9 @@ def _black_chance(before: MatchState, after: MatchState, mover_view: Any) -> flo
 
 def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per side: unforced plays, equity lost, error rate in mEMG per unforced play (as gnubg
-    reports it), doubtful plays, errors and blunders, luck, and two ratings: gnubg's words for
-    the error rate, and a performance rating in XG's scale (PR = 500 x equity lost per unforced
-    decision, i.e. half the mEMG rate)."""
-    import gnubg
-
+    reports it), doubtful plays, errors and blunders, luck, and a performance rating in
+    eXtreme Gammon's scale (PR = 500 x equity lost per unforced decision: half the mEMG rate).
+    Checker plays only: cube decisions are not rated yet."""
     summary = {}
     for side in Side:
         plays = [e for e in entries if e["kind"] == "play" and e["side"] == side and e["choices"] > 1]
@@ -95,6 +91,5 @@ def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any
             "errors": sum(ERROR <= e["equity_loss"] < BLUNDER for e in plays),
             "blunders": sum(e["equity_loss"] >= BLUNDER for e in plays),
             "luck": round(sum(e.get("luck", 0.0) for e in entries if e["kind"] == "roll" and e["side"] == side), 3),
-            "rating": RATINGS[int(gnubg.errorrating(per_move))] if plays else "",
         }
     return summary

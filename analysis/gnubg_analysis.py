@@ -2,9 +2,9 @@
 
 Everything is evaluated at gnubg's 0-ply (its neural net without look-ahead): a few microseconds
 a call, so a whole match takes seconds in the worker. Checker plays are judged by cubeful equity,
-as gnubg's own ``analyse match`` does; the luck of a roll and the winning chances are cubeless
-(the Python binding gives cubeful numbers for checker plays only), which is how the page labels
-them.
+as gnubg's own ``analyse match`` does, and so is the luck of a roll; the winning chances are
+cubeless (the Python binding's ``evaluate`` gives cubeless numbers only), which is how the page
+labels them.
 
 Board conversion is kept in the small ``gnubg_*`` functions at the top (the bot's bridge,
 ``backgammon/gnubg_bridge.py``, does the same job and the two are to be folded together). gnubg's
@@ -152,23 +152,26 @@ def _win_value(position: Position) -> float:
     return {WinKind.GAMMON: 2.0, WinKind.BACKGAMMON: 3.0}.get(bear_off_win(position.swapped()), 1.0)
 
 
-def _best_cubeless(state: MatchState, dice: tuple[int, int]) -> float:
-    plays = legal_plays(state.position, dice)
-    if not plays:
+def _best_equity(state: MatchState, dice: tuple[int, int]) -> float:
+    """The best play's cubeful equity with ``dice`` (the cut tuples of the binding do not matter:
+    only the score of the best is read). With no legal play, the position passes to the opponent
+    as it is, which the binding evaluates cubeless only."""
+    scored = gnubg.findbestmoves(gnubg_board(state.position), gnubg_cube(state), _context(cubeful=True), dice)
+    if not scored:
         return -_cubeless_equity(state, state.position.swapped(), state.turn.other)
-    return max(-_cubeless_equity(state, play.result.swapped(), state.turn.other) for play in plays)
+    return max(float(entry["score"]) for entry in scored)
 
 
 def roll_luck(state: MatchState, dice: tuple[int, int], *, opening: bool = False) -> float:
-    """How much ``dice`` gained the player on turn over an average roll (cubeless equity, as
-    gnubg defines luck: the best play's equity with this roll minus the mean over all 36 rolls,
-    or over the 30 rolls without a double for the opening roll, which cannot be one)."""
+    """How much ``dice`` gained the player on turn over an average roll, as gnubg defines luck:
+    the best play's equity with this roll minus the mean over all 36 rolls (over the 30 rolls
+    without a double for the opening roll, which cannot be one)."""
     total, weight = 0.0, 0
     rolled = 0.0
     for roll in _ALL_ROLLS:
         if opening and roll[0] == roll[1]:
             continue
-        value = _best_cubeless(state, roll)
+        value = _best_equity(state, roll)
         times = 1 if roll[0] == roll[1] else 2
         total += value * times
         weight += times

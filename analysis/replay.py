@@ -14,8 +14,9 @@ from typing import Any
 
 from backgammon.board_svg import Board, layout_board
 from backgammon.engine import PerSide, Side, encode_xgid
+from backgammon.engine import match as engine_match
 from backgammon.engine.actions import Action, ActionKind
-from backgammon.engine.match import MatchState, Phase, apply_action, new_match
+from backgammon.engine.match import MatchState, Phase, apply_action
 from backgammon.game_page import colours_for
 from backgammon.models import Game
 from backgammon.move_records import LoggedAction, logged_actions
@@ -36,7 +37,7 @@ class ReplayStep:
 
 
 def replay_steps(game: Game, logged: list[LoggedAction]) -> list[ReplayStep]:
-    state = new_match(game.rules())
+    state = engine_match.new_match(game.rules())  # looked up here (tests patch it)
     steps: list[ReplayStep] = []
     last_roll: LoggedAction | None = None
     datas = list(game.actions.order_by("number").values_list("data", flat=True))

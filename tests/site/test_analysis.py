@@ -129,7 +129,9 @@ def test_an_unfinished_game_cannot_be_analysed(alice: Any, bob: Any, alice_clien
     assert not GameAnalysis.objects.exists() and analysis_tasks() == 0
 
 
-def test_anti_backgammon_explains_why_there_is_no_analysis(alice: Any, bob: Any, alice_client: Client) -> None:
+def test_anti_backgammon_explains_why_there_is_no_analysis(alice: Any, bob: Any, alice_client: Client,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    scripted_dice(monkeypatch).then((6, 1))  # Alice opens, so she may resign
     game = start_game(alice, bob, variant="BA", match_length=0)
     act(game, alice, Action.resign(1))
     game = Game.objects.get(pk=game.pk)
