@@ -222,8 +222,8 @@ def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
     # In the Crawford game nobody may double: no cube on the board rather than a centred "64".
     if not state.rules.variant.uses_cube or state.crawford:
         return None
-    if state.phase is Phase.TAKE_OR_DROP:
-        return state.cube_value * 2, "offered-mine" if state.turn is viewer else "offered-theirs"
+    if state.doubled_by is not None:
+        return state.cube_value * 2, "offered-mine" if state.doubled_by is viewer else "offered-theirs"
     owner = state.cube_owner
     return state.cube_value, None if owner is None else ("mine" if owner is viewer else "theirs")
 
@@ -285,8 +285,9 @@ def _my_prompt(page: GamePage) -> str:
     state, names = page.state, page.names
     if state.phase is Phase.ROLL:
         return "Your turn: roll the dice, or double."
-    if state.phase is Phase.TAKE_OR_DROP:
-        return f"{names[state.turn]} doubles to {state.cube_value * 2}: take, or pass and lose {state.cube_value}."
+    if state.doubled_by is not None:
+        offer = "beavers" if state.beavered else "doubles"
+        return f"{names[state.doubled_by]} {offer} to {state.cube_value * 2}: take, or pass and lose {state.cube_value}."
     if state.phase is Phase.RESIGN_OFFERED:
         what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(state.resign_level, "the game")
         return f"{names[state.turn]} offers to resign {what}: accept or reject."
@@ -400,8 +401,8 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
 def _cube_words(state: MatchState, names: PerSide[str]) -> str:
     if state.crawford:
         return "out of play: this is the Crawford game, nobody may double"
-    if state.phase is Phase.TAKE_OR_DROP:
-        return f"{state.cube_value}, {names[state.turn]} offers {state.cube_value * 2}"
+    if state.doubled_by is not None:
+        return f"{state.cube_value}, {names[state.doubled_by]} offers {state.cube_value * 2}"
     if state.cube_owner is None:
         return f"{state.cube_value}, in the middle"
     return f"{state.cube_value}, owned by {names[state.cube_owner]}"

@@ -55,8 +55,11 @@ class MatchState:
 
     In OPENING_ROLL ``turn`` is Black and nobody acts: the system rolls one die for each side.
     In TAKE_OR_DROP and RESIGN_OFFERED ``turn`` stays with the doubler or resigner, and the
-    opponent is the ``actor``. ``crawford`` marks the Crawford game itself. ``moves_played``
-    counts each side's plays in the current game (for the BA draw).
+    opponent is the ``actor``; after a beaver (``beavered``) the doubler answers in turn, facing
+    the beavered cube, which the beaverer holds at the value taken, as gnubg keeps it.
+    ``crawford`` marks the Crawford game itself. ``moves_played`` counts each side's plays in the
+    current game (for the BA draw). Once the match is over, an accepted resignation keeps its
+    level and roll, as gnubg does.
     """
 
     rules: MatchRules
@@ -79,9 +82,24 @@ class MatchState:
         """Who must act now; None while the system rolls the opening or once the match is over."""
         if self.phase in (Phase.OPENING_ROLL, Phase.MATCH_OVER):
             return None
+        if self.beavered:
+            return self.turn
         if self.phase in (Phase.TAKE_OR_DROP, Phase.RESIGN_OFFERED):
             return self.turn.other
         return self.turn
+
+    @property
+    def beavered(self) -> bool:
+        """The doubled player beavered: the doubler must take the redouble or drop."""
+        # Only a beaver hands the opponent the cube while the double is pending.
+        return self.phase is Phase.TAKE_OR_DROP and self.cube_owner is self.turn.other
+
+    @property
+    def doubled_by(self) -> Side | None:
+        """Who offered the pending double (or beaver); None when no double waits."""
+        if self.phase is not Phase.TAKE_OR_DROP:
+            return None
+        return self.turn.other if self.beavered else self.turn
 
     @property
     def roll_is_automatic(self) -> bool:
@@ -91,6 +109,10 @@ class MatchState:
     def can_double(self) -> bool:
         """The player on turn may double now."""
         return self.phase is Phase.ROLL and _double_refusal(self) is None
+
+    def can_beaver(self) -> bool:
+        """The doubled player may beaver now."""
+        return self.phase is Phase.TAKE_OR_DROP and _beaver_refusal(self) is None
 
     def legal_plays(self) -> list[Play]:
         """The plays the player on turn may choose from (empty outside the MOVE phase)."""
@@ -104,16 +126,18 @@ class MatchState:
 
     def match_id(self) -> str:
         """The GNU Backgammon Match ID of this state, as gnubg itself would write it."""
+        on_roll, turn = _id_sides(self)
         return encode_match_id(
             MatchIdInfo(
                 cube_value=self.cube_value,
                 cube_owner=self.cube_owner,
-                player_on_roll=self.turn,
-                crawford=self.crawford,
+                player_on_roll=on_roll,
+                # gnubg clears the Crawford flag once the match is over.
+                crawford=self.crawford and self.phase is not Phase.MATCH_OVER,
                 game_state=_game_state(self),
-                turn=self.actor if self.actor is not None else self.turn,
+                turn=turn,
                 double_offered=self.phase is Phase.TAKE_OR_DROP,
-                resign_level=self.resign_level if self.phase is Phase.RESIGN_OFFERED else 0,
+                resign_level=self.resign_level,
                 dice=self.dice or (0, 0),
                 match_length=self.rules.match_length,
                 score=self.score,
@@ -248,27 +272,39 @@ def _double(state: MatchState, action: Action) -> MatchState:
 def _take(state: MatchState, action: Action) -> MatchState:
     if state.phase is not Phase.TAKE_OR_DROP:
         raise IllegalActionError("There is no double to take")
+    # The doubled player owns the cube; after a beaver the beaverer already does.
     return replace(
         state, phase=Phase.ROLL, cube_value=state.cube_value * 2, cube_owner=state.turn.other
     )
 
 
+def _beaver_refusal(state: MatchState) -> str | None:
+    if not state.rules.beavers:
+        return "Beavers are not allowed in this game"
+    if state.beavered:
+        return "The double has already been beavered: take or drop"
+    if state.cube_value * 4 > MAX_CUBE:
+        return f"A beaver would take the cube above {MAX_CUBE}"
+    return None
+
+
 def _beaver(state: MatchState, action: Action) -> MatchState:
     if state.phase is not Phase.TAKE_OR_DROP:
         raise IllegalActionError("There is no double to beaver")
-    if not state.rules.beavers:
-        raise IllegalActionError("Beavers are not allowed in this game")
-    if state.cube_value * 4 > MAX_CUBE:
-        raise IllegalActionError(f"A beaver would take the cube above {MAX_CUBE}")
-    return replace(
-        state, phase=Phase.ROLL, cube_value=state.cube_value * 4, cube_owner=state.turn.other
-    )
+    refusal = _beaver_refusal(state)
+    if refusal is not None:
+        raise IllegalActionError(refusal)
+    # The beaverer takes (and holds the cube at the doubled value) and redoubles at once; the
+    # doubler may take the redouble or drop and lose the value taken, as in gnubg.
+    return replace(state, cube_value=state.cube_value * 2, cube_owner=state.turn.other)
 
 
 def _drop(state: MatchState, action: Action) -> MatchState:
     if state.phase is not Phase.TAKE_OR_DROP:
         raise IllegalActionError("There is no double to drop")
-    return _end_game(state, state.turn, WinKind.DROP, state.cube_value)
+    winner = state.doubled_by
+    assert winner is not None
+    return _end_game(state, winner, WinKind.DROP, state.cube_value)
 
 
 def _play(state: MatchState, action: Action) -> MatchState:
@@ -326,12 +362,14 @@ def _timeout(state: MatchState, action: Action) -> MatchState:
 
 
 def _match_over(state: MatchState, score: PerSide[int], result: GameResult) -> MatchState:
+    # An accepted resignation stays on the record with its roll, as gnubg keeps it.
+    resigned = result.kind is WinKind.RESIGN
     return replace(
         state,
         score=score,
         phase=Phase.MATCH_OVER,
-        dice=None,
-        resign_level=0,
+        dice=state.dice if resigned else None,
+        resign_level=state.resign_level if resigned else 0,
         last_game_result=result,
         match_winner=result.winner,
     )
@@ -353,6 +391,25 @@ def _end_game(state: MatchState, winner: Side | None, kind: WinKind, points: int
         and length - 1 not in state.score
     )
     return _new_game(state.rules, score, state.game_number + 1, crawford=crawford, last=result)
+
+
+def _id_sides(state: MatchState) -> tuple[Side, Side]:
+    """gnubg's player on roll and the side whose turn it is (who decides now), in that order.
+
+    At the end of a match gnubg leaves the turn where the last decision was: with the player who
+    dropped, or who accepted a resignation; once the last checker is off, with the other player
+    (gnubg passes the turn after every play).
+    """
+    result = state.last_game_result
+    if state.phase is not Phase.MATCH_OVER or result is None:
+        return state.turn, state.actor if state.actor is not None else state.turn
+    if result.kind is WinKind.DROP and result.winner is not None:
+        return state.turn, result.winner.other
+    if result.kind is WinKind.RESIGN and result.winner is not None:
+        return state.turn, result.winner
+    if result.kind is WinKind.TIMEOUT:
+        return state.turn, state.turn
+    return state.turn.other, state.turn.other
 
 
 def _game_state(state: MatchState) -> GameState:

@@ -118,11 +118,13 @@ def _state_from_dict(rules: MatchRules, data: Mapping[str, object]) -> MatchStat
         raise InvalidStateError(f"Match state: written for rules {fields['rules']!r}, not {_rules_to_dict(rules)!r}")
     phase = _enum(Phase, fields["phase"], "phase")
     dice = None if fields["dice"] is None else _pair(fields["dice"], "dice", 1, 6)
-    # A roll is played in MOVE, and is kept while a resignation offered before playing it waits.
-    if (dice is None) if phase is Phase.MOVE else (dice is not None and phase is not Phase.RESIGN_OFFERED):
+    # A roll is played in MOVE, and is kept while a resignation offered before playing it waits
+    # (and once accepted, when it ended the match, as gnubg keeps it).
+    resigning = phase in (Phase.RESIGN_OFFERED, Phase.MATCH_OVER)
+    if (dice is None) if phase is Phase.MOVE else (dice is not None and not resigning):
         raise InvalidStateError(f"Match state: dice {fields['dice']!r} do not fit the {phase.value} phase")
     resign_level = _int(fields["resign_level"], "resign_level", 0, 3)
-    if (resign_level == 0) == (phase is Phase.RESIGN_OFFERED):
+    if resign_level == 0 if phase is Phase.RESIGN_OFFERED else resign_level and not resigning:
         raise InvalidStateError(f"Match state: resign_level {resign_level} does not fit the {phase.value} phase")
     cube_value = fields["cube_value"]
     if type(cube_value) is not int or cube_value not in _CUBE_VALUES:

@@ -4,27 +4,38 @@ A header of ``; [Key "value"]`` comments, `` N point match`` (0 for a single or 
 per game `` Game k``, a score line (the score before the game) and numbered lines holding one
 entry per column: Black (player 1, gnubg's player 0) on the left, White on the right. An entry is
 a roll and its play in the mover's numbering (``31: 8/5 6/5``, only ``66:`` for no move),
-`` Doubles => 2``, `` Takes``, `` Drops``, `` Beavers => 4`` or `` Wins 2 points``.
+`` Doubles => 2``, `` Takes``, `` Drops``, `` Beavers => 4`` or `` Wins 2 points``. The layout
+is gnubg's to the space: its reader finds the right column by position, so the left cell is
+always padded (a bare ``  2)  Takes`` reads as a double after the take).
+
+As gnubg writes them: a beaver taken leaves no `` Takes`` (the beaver says it), a beaver dropped
+is followed by the doubler's `` Drops``, and a resignation accepted before the roll was played
+keeps the roll (``31:``). A game still in progress ends at its last action: an unplayed roll is
+left out, since readers take a bare ``66:`` for a roll with no legal move.
 
 Tied opening rolls, refused resignations and the automatic doubles of money play leave no line,
 as in files from other programs. GNU Backgammon knows only the standard and Nackgammon starting
 positions and the usual rules, so it can replay records of BX, BP, B9, BN, BO and money play, not
-of the race variants (BR, BS) or Anti-Backgammon (BA); their records are still written.
+of the race variants (BR, BS) or Anti-Backgammon (BA); their records are still written, and the
+header's comments say what a reader will get wrong.
 
 >>> from backgammon.engine import Action, MatchRules, PerSide, find_variant
 >>> actions = [Action.roll(3, 1), Action.play([(8, 5), (6, 5)])]
->>> print(export_mat(MatchRules(find_variant("BX"), 0), actions, PerSide("alice", "bob")), end="")
+>>> text = export_mat(MatchRules(find_variant("BP"), 3), actions, PerSide("alice", "bob"))
+>>> print(text, end="")  # doctest: +NORMALIZE_WHITESPACE
 ; [Player 1 "alice"]
 ; [Player 2 "bob"]
 ; [Variation "Backgammon"]
-; [Crawford "Off"]
+; [Crawford "On"]
 <BLANKLINE>
- 0 point match
+ 3 point match
 <BLANKLINE>
  Game 1
  alice : 0                      bob : 0
   1) 31: 8/5 6/5
 <BLANKLINE>
+>>> text.splitlines()[-2]  # the left cell padded to its column, as gnubg writes it
+'  1) 31: 8/5 6/5                 '
 """
 
 from __future__ import annotations
@@ -106,7 +117,37 @@ def _header(
             ("Jacoby", "On" if rules.jacoby else "Off"),
             ("Beaver", "On" if rules.beavers else "Off"),
         ]
-    return [f'; [{key} "{value.replace(chr(34), chr(39))}"]' for key, value in tags]
+    lines = [f'; [{key} "{value.replace(chr(34), chr(39))}"]' for key, value in tags]
+    return lines + [f"; {note}" for note in _reader_notes(rules)]
+
+
+def _reader_notes(rules: MatchRules) -> list[str]:
+    """What a reader of the file (GNU Backgammon) would get wrong about these rules."""
+    variant = rules.variant
+    name = f"{variant.name} ({variant.code})"
+    notes = []
+    if variant.last_off_loses:
+        notes.append(
+            f"{name}: the first to bear off all checkers loses, and"
+            f" {variant.draw_after_moves} moves a side is a draw;"
+            " GNU Backgammon reads the moves as ordinary backgammon and scores them wrongly."
+        )
+    if variant.starts_on_bar:
+        notes.append(
+            f"{name}: all checkers start on the bar; GNU Backgammon cannot replay these moves."
+        )
+    if not variant.counts_gammons and not variant.last_off_loses:
+        notes.append(
+            f"Gammons and backgammons count as a single game in {name};"
+            " GNU Backgammon scores them double unless its Jacoby rule is on."
+        )
+    if rules.money and rules.automatic_doubles:
+        notes.append(
+            f"Automatic doubles (up to {rules.automatic_doubles}) turned the cube on tied opening"
+            " rolls; the file does not record them, so GNU Backgammon replays those games at a"
+            " lower cube."
+        )
+    return notes
 
 
 def _games(rules: MatchRules, actions: Iterable[Action]) -> list[_Game]:
@@ -118,8 +159,6 @@ def _games(rules: MatchRules, actions: Iterable[Action]) -> list[_Game]:
         if after.game_number != state.game_number:
             games.append(_Game(after.game_number, after.score))
         state = after
-    if state.phase is Phase.MOVE and state.dice is not None:
-        games[-1].entries.append((state.turn, f"{state.dice[0]}{state.dice[1]}: "))
     return games
 
 
@@ -133,12 +172,14 @@ def _entries(state: MatchState, action: Action, after: MatchState) -> list[tuple
         entries.append((state.turn, f"{state.dice[0]}{state.dice[1]}: {format_play(play)} "))
     elif kind is ActionKind.DOUBLE:
         entries.append((state.turn, f" Doubles => {state.cube_value * 2}"))
-    elif kind is ActionKind.TAKE and actor is not None:
+    elif kind is ActionKind.TAKE and actor is not None and not state.beavered:
         entries.append((actor, " Takes"))
     elif kind is ActionKind.BEAVER and actor is not None:
         entries.append((actor, f" Beavers => {state.cube_value * 4}"))
     elif kind is ActionKind.DROP and actor is not None:
         entries.append((actor, " Drops"))
+    elif kind is ActionKind.ACCEPT_RESIGN and state.dice is not None:
+        entries.append((state.turn, f"{state.dice[0]}{state.dice[1]}: "))
     ended = after.last_game_result is not state.last_game_result
     result = after.last_game_result
     if ended and result is not None and result.winner is not None:
@@ -173,5 +214,7 @@ def _move_lines(entries: list[tuple[Side, str]]) -> list[str]:
         prefix = "     " if only_wins else f"{number:3d}) "
         # gnubg splits a line without two rolls at the first double space after column 15.
         left_cell = f"{left:<28}" if len(left) <= 26 else f"{left}  "
-        lines.append(f"{prefix}{left_cell}{right}".rstrip())
+        if only_wins and not right:
+            left_cell = left
+        lines.append(f"{prefix}{left_cell}{right}")
     return lines

@@ -4,6 +4,7 @@ in the browser's console, and click-to-move (htmx) still works."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +16,11 @@ from tests.site.gamebuilder import scripted_dice, start_game
 PASSWORD = "correct-horse-battery"
 
 
-def watched_tab(browser: Browser, live_server: Any, problems: list[str]) -> Page:
+@pytest.fixture
+def watched_tab(browser: Browser, live_server: Any) -> Iterator[tuple[Page, list[str]]]:
+    """A tab that records every policy violation and page error; closed after the test, so its
+    polling (the PLAY count) does not hold database connections past the test database."""
+    problems: list[str] = []
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)
     tab = context.new_page()
@@ -27,7 +32,8 @@ def watched_tab(browser: Browser, live_server: Any, problems: list[str]) -> Page
 
     tab.on("console", on_console)
     tab.on("pageerror", lambda error: problems.append(f"{tab.url}: {error}"))
-    return tab
+    yield tab, problems
+    context.close()
 
 
 def log_in(tab: Page, path: str, username: str) -> None:
@@ -38,15 +44,14 @@ def log_in(tab: Page, path: str, username: str) -> None:
 
 
 def test_a_game_page_plays_by_clicking_with_no_policy_violation(
-    browser: Browser, live_server: Any, transactional_db: None, monkeypatch: pytest.MonkeyPatch
+    watched_tab: tuple[Page, list[str]], transactional_db: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     users = get_user_model().objects
     alice = users.create_user("alice", "alice@example.com", PASSWORD)
     bob = users.create_user("bob", "bob@example.com", PASSWORD)
     scripted_dice(monkeypatch).then((3, 1))
     game = start_game(alice, bob, variant="BX")
-    problems: list[str] = []
-    tab = watched_tab(browser, live_server, problems)
+    tab, problems = watched_tab
 
     log_in(tab, "/accounts/login/", "ALICE")
     tab.goto(f"/games/{game.pk}/")
@@ -63,13 +68,12 @@ def test_a_game_page_plays_by_clicking_with_no_policy_violation(
 
 
 def test_the_admin_works_with_no_policy_violation(
-    browser: Browser, live_server: Any, transactional_db: None
+    watched_tab: tuple[Page, list[str]], transactional_db: None
 ) -> None:
     users = get_user_model().objects
     users.create_superuser("boss", "boss@example.com", PASSWORD)
     player = users.create_user("alice", "alice@example.com", PASSWORD)
-    problems: list[str] = []
-    tab = watched_tab(browser, live_server, problems)
+    tab, problems = watched_tab
 
     log_in(tab, "/admin/login/", "boss")
     expect(tab.locator("#site-name")).to_be_visible()

@@ -44,7 +44,7 @@ def random_action(state: MatchState, rng: random.Random, *, double_rate: float =
         play = rng.choice(state.legal_plays())
         return Action.play([(move.origin, move.destination) for move in play.moves])
     if state.phase is Phase.TAKE_OR_DROP:
-        if state.rules.beavers and rng.random() < 0.2 and state.cube_value * 4 <= 4096:
+        if state.rules.beavers and rng.random() < 0.2 and state.can_beaver():
             return Action.beaver()
         return Action.take() if rng.random() < 0.6 else Action.drop()
     return Action.accept_resign() if rng.random() < 0.7 else Action.reject_resign()

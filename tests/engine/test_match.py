@@ -167,13 +167,48 @@ def test_beavers_only_when_allowed() -> None:
     state = run(opened(rules("MP")), Action.double())
     with pytest.raises(IllegalActionError, match="Beavers are not allowed"):
         apply_action(state, Action.beaver())
+    assert not state.can_beaver()
+    state = run(opened(rules("MP", beavers=True)), Action.double())
+    assert state.can_beaver()
+
+
+def beavered() -> MatchState:
+    """White doubled to 2 and Black beavered: White must take at 4 or drop."""
     state = run(opened(rules("MP", beavers=True)), Action.double(), Action.beaver())
+    # gnubg's record of a beaver: the beaverer holds the cube at 2 and offers 4 to the doubler.
+    assert (state.phase, state.actor, state.doubled_by, state.cube_value, state.cube_owner) == (
+        Phase.TAKE_OR_DROP,
+        WHITE,
+        BLACK,
+        2,
+        BLACK,
+    )
+    assert state.beavered and not state.can_beaver()
+    return state
+
+
+def test_after_a_beaver_the_doubler_may_take_at_four() -> None:
+    state = apply_action(beavered(), Action.take(), by=WHITE)
     assert (state.phase, state.actor, state.cube_value, state.cube_owner) == (
         Phase.ROLL,
         WHITE,
         4,
         BLACK,
     )
+
+
+def test_after_a_beaver_the_doubler_may_drop_and_loses_the_value_before_it() -> None:
+    state = apply_action(beavered(), Action.drop(), by=WHITE)
+    assert state.phase is Phase.MATCH_OVER
+    assert state.last_game_result == GameResult(BLACK, WinKind.DROP, 2, 1)
+    assert state.score == PerSide(2, 0)
+
+
+def test_a_beaver_cannot_be_beavered_back_and_only_the_doubler_answers_it() -> None:
+    with pytest.raises(IllegalActionError, match="already been beavered"):
+        apply_action(beavered(), Action.beaver())
+    with pytest.raises(IllegalActionError, match="not your turn to drop"):
+        apply_action(beavered(), Action.drop(), by=BLACK)
 
 
 def test_it_is_not_your_turn_to_double() -> None:

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from gnubg_replay import parse_token
 
 from backgammon.engine import (
     Action,
@@ -14,12 +15,14 @@ from backgammon.engine import (
     MatchIdInfo,
     MatchRules,
     PerSide,
+    Phase,
     Side,
     apply_action,
     decode_match_id,
     encode_match_id,
     find_variant,
     new_match,
+    replay,
 )
 
 FIXTURE = Path(__file__).parent / "data" / "gnubg_match_ids.txt"
@@ -130,3 +133,50 @@ def test_pending_double_and_resignation_show_in_the_id() -> None:
     )
     resigned = decode_match_id(apply_action(state, Action.resign(2)).match_id())
     assert resigned.resign_level == 2 and resigned.turn is Side.BLACK
+
+
+FINISHED = Path(__file__).parent / "data" / "gnubg_finished_matches.txt"
+
+
+def _finished() -> list[tuple[MatchRules, list[Action], str, str]]:
+    """Whole matches played in gnubg (tools/gen_gnubg_finished_matches.py) and its final ID."""
+    cases = []
+    for line in FINISHED.read_text().splitlines():
+        if line.startswith("#"):
+            continue
+        flags, tokens, match_id, ending = (part.strip() for part in line.split("|"))
+        code, length, jacoby, beavers = flags.split()
+        rules = MatchRules(
+            find_variant(code), int(length), jacoby=jacoby == "1", beavers=beavers == "1"
+        )
+        actions = [parse_token(token) for token in tokens.split()]
+        cases.append((rules, actions, match_id, ending))
+    return cases
+
+
+FINISHED_CASES = _finished()
+
+
+def test_the_finished_matches_cover_every_ending() -> None:
+    endings = {ending for *_, ending in FINISHED_CASES}
+    for kind in ("drop money", "single money", "resign1 money", "resign2 money", "resign3 money"):
+        assert kind in endings
+    assert "backgammon money" in endings and "backgammon crawford match" in endings
+    for kind in ("single", "gammon", "resign1", "resign2", "resign3"):
+        assert f"{kind} match" in endings or f"{kind} crawford match" in endings
+    assert sum("crawford" in ending for ending in endings) >= 3
+    beavered = [actions for _, actions, *_ in FINISHED_CASES if Action.beaver() in actions]
+    assert len(beavered) >= 2
+
+
+@pytest.mark.parametrize(
+    ("rules", "actions", "match_id", "ending"),
+    FINISHED_CASES,
+    ids=[f"{number}-{case[3]}" for number, case in enumerate(FINISHED_CASES)],
+)
+def test_a_finished_match_gives_gnubgs_id(
+    rules: MatchRules, actions: list[Action], match_id: str, ending: str
+) -> None:
+    state = replay(rules, actions)
+    assert state.phase is Phase.MATCH_OVER
+    assert state.match_id() == match_id

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from backgammon.engine.actions import Action
 from backgammon.engine.match import replay
 from backgammon.engine.match_json import state_to_dict
 from backgammon.models import Game, GameAction
 from backgammon.services import game_abort
-from tests.site.gamebuilder import start_game
+from tests.site.gamebuilder import act, scripted_dice, start_game
 from tests.site.test_game_state_snapshot import logged, play_randomly, seeded_dice  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +103,22 @@ def test_it_checks_finished_games_only_with_all(games: list[Game], make_user: An
     assert run() == "1 game(s) checked: 0 mismatched, 0 repaired\n"
     out, _ = run_failing("--all")
     assert "2 game(s) checked: 1 mismatched" in out
+
+
+def test_repair_gives_a_finished_game_the_match_id_gnubg_gives_it(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Finished games keep the Match ID written when they ended; before issue 6 the engine kept
+    # the turn with the doubler after a drop (cAwAAAAACAAE) where gnubg gives it to the dropper.
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "MP", stake=1)
+    game = act(game, alice, Action.play([(8, 5), (6, 5)]))
+    game = act(game, bob, Action.double())
+    game = act(game, alice, Action.drop())
+    assert (game.status, game.match_id) == ("finished", "cAQAAAAACAAE")
+    Game.objects.filter(pk=game.pk).update(match_id="cAwAAAAACAAE")
+    assert run() == "0 game(s) checked: 0 mismatched, 0 repaired\n"  # active games only
+    out, _ = run_failing("--all")
+    assert "the snapshot differs from the replay in match_id" in out
+    assert "1 mismatched, 1 repaired" in run("--all", "--repair")
+    assert Game.objects.get(pk=game.pk).match_id == "cAQAAAAACAAE"

@@ -248,6 +248,24 @@ def test_the_roll_and_double_buttons_then_take_or_pass(alice_client: Client, bob
     assert "2, owned by bob" in body and "<td>doubles to 2</td><td>takes</td>" in body
 
 
+def test_after_a_beaver_the_doubler_is_offered_take_or_drop(alice_client: Client, bob_client: Client, alice: Any,
+                                                            bob: Any, dice: Any) -> None:
+    dice.then((3, 1))
+    game = start_game(alice, bob, variant="MP", match_length=0, beavers=True)
+    game = service_act(game, alice, Action.play(((8, 5), (6, 5))))
+    game = service_act(game, bob, Action.double())
+    assert buttons(page_of(alice_client, game)) == ["Take", "Pass (drop)", "Beaver"]
+    assert post(alice_client, game, "beaver").status_code == 302
+    game = fresh(game)
+    answer = page_of(bob_client, game)
+    assert buttons(answer) == ["Take", "Pass (drop)"]
+    assert "alice beavers to 4: take, or pass and lose 2." in text(answer)
+    assert "Waiting for bob to take or pass the double." in text(page_of(alice_client, game))
+    assert post(bob_client, game, "drop").status_code == 302
+    game = fresh(game)
+    assert (game.status, game.winner, game.score_black) == ("finished", alice, 2)
+
+
 def test_it_shows_a_finished_match_game_and_the_next_game_starts(alice_client: Client, alice: Any, bob: Any,
                                                                  bob_client: Client, dice: Any,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:

@@ -52,9 +52,9 @@ def seeded_dice(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def random_site_action(state: MatchState, rng: random.Random) -> Action:
     """A random legal action, with resignations and beavers common enough to meet in a test."""
-    if state.phase is Phase.ROLL and rng.random() < 0.03:
+    if state.phase is Phase.ROLL and rng.random() < 0.05:
         return Action.resign(rng.randint(1, 3))
-    if state.phase is Phase.TAKE_OR_DROP and state.rules.beavers and rng.random() < 0.5:
+    if state.phase is Phase.TAKE_OR_DROP and state.rules.beavers and rng.random() < 0.5 and state.can_beaver():
         return Action.beaver()
     if state.phase is Phase.RESIGN_OFFERED:
         return Action.reject_resign() if rng.random() < 0.5 else Action.accept_resign()

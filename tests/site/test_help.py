@@ -37,6 +37,14 @@ def test_the_rules_cover_every_variant(client: Client, db: None) -> None:
         assert topic in content
 
 
+def test_the_features_say_what_a_match_file_cannot_hold(client: Client, db: None) -> None:
+    content = client.get(reverse("help_features")).content.decode()
+
+    assert 'id="match-file"' in content
+    for words in ["automatic doubles", "(BX, BN)", "Anti-Backgammon (BA)", "(BR, BS)"]:
+        assert words in content
+
+
 def test_the_dice_faq_explains_the_millisecond_table(client: Client, db: None) -> None:
     content = client.get(reverse("help_dice")).content.decode()
 

@@ -124,11 +124,32 @@ def test_a_double_dropped_scores_and_the_next_game_starts_by_itself(
     assert game.status == "active"
 
 
-def test_a_beaver_redoubles_and_keeps_the_cube(alice: Any, bob: Any, dice: ScriptedDice) -> None:
+def _beavered(alice: Any, bob: Any, dice: ScriptedDice) -> Game:
+    """Bob doubled to 2 and Alice beavered: Bob must take at 4 or drop."""
     game = _opening_then_bob_to_roll(alice, bob, dice, "MP", beavers=True)
     game = act(game, bob, Action.double())
     game = act(game, alice, Action.beaver())
-    assert (game.cube_value, game.cube_owner, game.phase, game.actor) == (4, 0, "move", bob)
+    # Alice holds the cube at 2 and offers 4 back, as gnubg records a beaver.
+    assert (game.cube_value, game.cube_owner, game.phase, game.actor) == (2, 0, "take_or_drop", bob)
+    return game
+
+
+def test_a_beaver_taken_gives_the_beaverer_the_cube_at_four(alice: Any, bob: Any, dice: ScriptedDice) -> None:
+    game = _beavered(alice, bob, dice)
+    dice.then((5, 4))
+    game = act(game, bob, Action.take())
+    # Bob cannot redouble (Alice owns the cube), so his roll is automatic.
+    assert (game.cube_value, game.cube_owner, game.phase, game.actor, game.dice) == (4, 0, "move", bob, "54")
+
+
+def test_after_a_beaver_the_doubler_may_drop_and_loses_the_cube_before_it(
+    alice: Any, bob: Any, dice: ScriptedDice
+) -> None:
+    game = _beavered(alice, bob, dice)
+    game = act(game, bob, Action.drop())
+    assert kinds(game)[-3:] == [("double", 1), ("beaver", 0), ("drop", 1)]
+    assert (game.status, game.winner, game.score_black, game.score_white) == ("finished", alice, 2, 0)
+    assert game.match_id == "QQwAACAAAAAE"  # gnubg's, after the same beaver and drop
 
 
 def test_a_forced_pass_is_the_empty_play(alice: Any, bob: Any, dice: ScriptedDice, monkeypatch: Any) -> None:
