@@ -212,7 +212,10 @@ def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     the_game = _game_or_404(game_id)
     actions = [Action.from_dict(data) for data in the_game.actions.order_by("number").values_list("data", flat=True)]
     names = PerSide(the_game.black.get_username(), the_game.white.get_username())
-    text = export_mat(the_game.rules(), actions, names)
+    # The headers gnubg shows (its own export writes the same): where, what, when.
+    text = export_mat(the_game.rules(), actions, names, site=request.get_host(),
+                      event=f"Gammon Turn game {the_game.pk}: {the_game.variant_name}",
+                      date=the_game.created_at.date())
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="game-{the_game.pk}.mat"'
     return response
