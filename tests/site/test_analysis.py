@@ -166,3 +166,16 @@ def test_the_game_page_offers_then_shows_progress_then_links(finished_game: Game
     assert done.status_code == 286  # htmx stops polling
     assert "The analysis is ready." in text(done) and "every 2s" not in text(done)
     assert reverse("analysis:replay", args=[finished_game.pk]) in text(alice_client.get(game_url))
+
+
+def test_operators_see_each_analysis_in_the_admin(finished_game: Game, alice: Any, admin_client: Client,
+                                                  django_capture_on_commit_callbacks: Any) -> None:
+    from analysis.services import analysis_request
+
+    with django_capture_on_commit_callbacks(execute=True):
+        analysis = analysis_request(game_id=finished_game.pk, user=alice)
+    analysis_run(analysis.pk)
+    page = text(admin_client.get(reverse("admin:analysis_gameanalysis_changelist")))
+    assert f"#{finished_game.pk} BX alice v bob" in page and ">done<" in page
+    detail = admin_client.get(reverse("admin:analysis_gameanalysis_change", args=[analysis.pk]))
+    assert detail.status_code == 200
