@@ -176,6 +176,6 @@ def test_operators_see_each_analysis_in_the_admin(finished_game: Game, alice: An
         analysis = analysis_request(game_id=finished_game.pk, user=alice)
     analysis_run(analysis.pk)
     page = text(admin_client.get(reverse("admin:analysis_gameanalysis_changelist")))
-    assert f"#{finished_game.pk} BX alice v bob" in page and ">done<" in page
+    assert f"#{finished_game.pk} BX alice v bob" in page and 'class="field-status">Done<' in page
     detail = admin_client.get(reverse("admin:analysis_gameanalysis_change", args=[analysis.pk]))
     assert detail.status_code == 200
