@@ -113,7 +113,8 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
     current = steps[step]
     state = current.state
     names = PerSide(game.black.get_username(), game.white.get_username())
-    viewer = game.side_of(user) or Side.BLACK
+    side = game.side_of(user)
+    viewer = Side.BLACK if side is None else side  # watchers see Black's side, as on the game page
     results = analysis.results if analysis is not None and analysis.status == "done" else {}
     entries = results.get("actions", [])
     item = current.action

@@ -35,6 +35,8 @@ def analysis_unavailable_reason(game: Game) -> str:
     """Why this game cannot be analysed, as a sentence; "" when it can."""
     if game.variant in UNSUPPORTED_VARIANTS:
         return f"Analysis is not available for {game.variant_name}: {UNSUPPORTED_VARIANTS[game.variant]}."
+    if game.status == Game.Status.ABORTED:
+        return "This game was aborted by the staff: there is nothing to analyse."
     if game.status != Game.Status.FINISHED:
         return "Analysis is for finished games: this one is not over yet."
     return ""

@@ -179,3 +179,15 @@ def test_operators_see_each_analysis_in_the_admin(finished_game: Game, alice: An
     assert f"#{finished_game.pk} BX alice v bob" in page and 'class="field-status">Done<' in page
     detail = admin_client.get(reverse("admin:analysis_gameanalysis_change", args=[analysis.pk]))
     assert detail.status_code == 200
+
+
+def test_an_aborted_game_says_there_is_nothing_to_analyse(alice: Any, bob: Any, admin_user: Any,
+                                                          alice_client: Client) -> None:
+    from backgammon.services import game_abort
+
+    game = start_game(alice, bob, variant="BP", match_length=3)
+    game_abort(game_id=game.pk, staff=admin_user, reason="Players asked")
+    response = start(alice_client, game)
+    assert response.status_code == 400
+    assert "This game was aborted by the staff: there is nothing to analyse." in text(response)
+    assert not GameAnalysis.objects.exists()
