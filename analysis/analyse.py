@@ -43,7 +43,31 @@ def analyse_match(
         state = after
         if progress is not None:
             progress(done, len(actions))
-    return {"plies": ANALYSIS_PLIES, "actions": entries, "players": player_summary(entries)}
+    rated = _rate_cube_actions(rules, actions, entries)
+    return {"plies": ANALYSIS_PLIES, "actions": entries, "players": player_summary(entries),
+            "cube_rated": rated}
+
+
+_CUBE_KINDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.DROP: "drop"}
+
+
+def _rate_cube_actions(rules: MatchRules, actions: Sequence[Action], entries: list[dict[str, Any]]) -> bool:
+    """Add gnubg's verdict to each double, take and pass; False when the match has none to rate
+    or a beaver (which gnubg's .mat reader takes for a redouble, so the two records differ)."""
+    from backgammon.engine import PerSide, export_mat
+
+    from .gnubg_cube import CubeMismatch, gnubg_cube_verdicts
+
+    kinds = [action.kind for action in actions]
+    if not any(kind in _CUBE_KINDS for kind in kinds) or ActionKind.BEAVER in kinds:
+        return False
+    verdicts = gnubg_cube_verdicts(export_mat(rules, actions, PerSide("Black", "White")))
+    ours = [entry for entry in entries if entry["kind"] in _CUBE_KINDS.values()]
+    if [entry["kind"] for entry in ours] != [verdict["kind"] for verdict in verdicts]:
+        raise CubeMismatch("GNU Backgammon's record of the cube actions differs from the game's")
+    for entry, verdict in zip(ours, verdicts, strict=True):
+        entry.update(cube_error=verdict["error"], proper=verdict["proper"])
+    return True
 
 
 def _entry(before: MatchState, action: Action, after: MatchState) -> dict[str, Any]:
@@ -51,6 +75,8 @@ def _entry(before: MatchState, action: Action, after: MatchState) -> dict[str, A
     if action.kind is ActionKind.ROLL and after.phase is Phase.MOVE and after.dice is not None:
         entry["side"] = int(after.turn)
         entry["luck"] = roll_luck(after, after.dice, opening=before.phase is Phase.OPENING_ROLL)
+    elif action.kind in _CUBE_KINDS:
+        entry["side"] = None if before.actor is None else int(before.actor)
     elif action.kind is ActionKind.PLAY and before.dice is not None:
         played = find_play(before.position, before.dice, action.moves)
         verdict = play_verdict(before, played)
@@ -76,7 +102,8 @@ def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any
     """Per side: unforced plays, equity lost, error rate in mEMG per unforced play (as gnubg
     reports it), doubtful plays, errors and blunders, luck, and a performance rating in
     eXtreme Gammon's scale (PR = 500 x equity lost per unforced decision: half the mEMG rate).
-    Checker plays only: cube decisions are not rated yet."""
+    The error rate and PR count checker plays; actual cube actions (doubles, takes, passes) are
+    summed apart as ``cube_lost`` (gnubg's verdicts; a missed double is not rated yet)."""
     summary = {}
     for side in Side:
         plays = [e for e in entries if e["kind"] == "play" and e["side"] == side and e["choices"] > 1]
@@ -90,6 +117,8 @@ def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any
             "doubtful": sum(DOUBTFUL <= e["equity_loss"] < ERROR for e in plays),
             "errors": sum(ERROR <= e["equity_loss"] < BLUNDER for e in plays),
             "blunders": sum(e["equity_loss"] >= BLUNDER for e in plays),
+            "cube_decisions": sum(1 for e in entries if "cube_error" in e and e["side"] == side),
+            "cube_lost": round(sum(e.get("cube_error", 0.0) for e in entries if e["side"] == side), 4),
             "luck": round(sum(e.get("luck", 0.0) for e in entries if e["kind"] == "roll" and e["side"] == side), 3),
         }
     return summary

@@ -66,6 +66,7 @@ class ReplayPage:
     xgid: str
     verdict: dict[str, Any] | None
     luck: float | None
+    cube_verdict: dict[str, Any] | None
     chart: Chart | None
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
     message: str = ""
@@ -130,6 +131,7 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
         names=names, doing=_doing(current, names),
         position_id=state.position_for(acting).id, match_id=state.match_id(), xgid=encode_xgid(state),
         verdict=verdict if verdict and verdict.get("kind") == "play" else None, luck=luck,
+        cube_verdict=verdict if verdict and "cube_error" in verdict else None,
         chart=win_chart(entries, current=item.number if item else len(logged)) if entries else None,
         players=results.get("players", {}),
         # Messages are private between the two players, here as on the game page.

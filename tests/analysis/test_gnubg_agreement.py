@@ -48,3 +48,15 @@ def test_luck_totals_are_close_to_gnubgs(analysed: Any, side: str) -> None:
     # and cubeless agree; within a point over a three-point match, where they do not.
     ours, gnubg, length = analysed[0][side], analysed[1][side], analysed[2]
     assert ours["luck"] == pytest.approx(gnubg["luck"], abs=0.05 if length == 1 else 1.0)
+
+
+@pytest.mark.parametrize("side", ["black", "white"])
+def test_cube_actions_lose_what_gnubg_says(analysed: Any, side: str) -> None:
+    # gnubg's statistics table, not the text export the site reads the verdicts from.
+    ours, gnubg = analysed[0][side], analysed[1][side]
+    assert ours["cube_decisions"] == gnubg["cube_actions"]
+    assert ours["cube_lost"] == pytest.approx(gnubg["cube_lost"], abs=0.002)
+
+
+def test_one_match_has_cube_actions_to_rate() -> None:
+    assert any(case["gnubg"]["black"]["cube_actions"] for case in CASES)

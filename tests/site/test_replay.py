@@ -88,3 +88,28 @@ def test_the_analysis_shows_beside_each_move_with_the_chart(finished_game: Game,
     assert body.count('class="chart__point"') == 3
     assert body.count('class="chart__marker"') == 1
     assert "Error rate (mEMG)" in body and "alice" in body
+
+
+def test_a_double_and_a_pass_show_gnubgs_cube_verdict(alice: Any, bob: Any, alice_client: Client,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     django_capture_on_commit_callbacks: Any) -> None:
+    from backgammon.engine.actions import Action
+    from tests.site.gamebuilder import act, scripted_dice, start_game
+
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, variant="MP", match_length=0)
+    game = act(game, alice, Action.play([(8, 5), (6, 5)]))
+    game = act(game, bob, Action.double())  # far too early: a wrong double
+    game = act(game, alice, Action.drop())  # and an easy take passed
+    assert game.status == Game.Status.FINISHED
+    analysis = analysed(game, alice, django_capture_on_commit_callbacks)
+    assert analysis.status == "done", analysis.failure
+    assert analysis.results["cube_rated"] is True
+    double, drop = analysis.results["actions"][2:4]
+    assert (double["kind"], double["side"], drop["kind"], drop["side"]) == ("double", 1, "drop", 0)
+    assert double["cube_error"] > 0.05 and double["proper"].startswith("No double")
+    assert drop["cube_error"] > 0.5
+    assert analysis.results["players"]["white"]["cube_decisions"] == 1
+    body = page(alice_client, game, 1)  # the double
+    assert "Right cube action" in body and double["proper"] in body
+    assert f"{double['cube_error']:.3f}" in body
