@@ -69,7 +69,7 @@ def analysis_request(*, game_id: int, user: Any) -> GameAnalysis:
 
 def analysis_run(analysis_id: int) -> bool:
     """Analyse a queued request; False when another run has it or had it already."""
-    from .analyse import analyse_match
+    from .isolated import analyse_isolated
 
     claimed = GameAnalysis.objects.filter(pk=analysis_id, status=GameAnalysis.Status.QUEUED).update(
         status=GameAnalysis.Status.RUNNING, done=0
@@ -88,7 +88,7 @@ def analysis_run(analysis_id: int) -> bool:
             rows.update(done=done)
 
     try:
-        results = analyse_match(game.rules(), actions, progress)
+        results = analyse_isolated(game.rules(), actions, progress)
     except Exception as error:  # recorded for the page; the worker goes on with other tasks
         logger.exception("analysis of game %s failed", game.pk)
         rows.update(status=GameAnalysis.Status.FAILED, failure=str(error)[:500], finished_at=timezone.now())

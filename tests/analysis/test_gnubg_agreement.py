@@ -13,7 +13,7 @@ from backgammon.engine import Action, MatchRules, find_variant
 
 pytest.importorskip("gnubg")
 
-from analysis.analyse import analyse_match
+from analysis.isolated import analyse_isolated
 
 CASES = json.loads((Path(__file__).parent / "data/gnubg_analysis.json").read_text())
 
@@ -22,7 +22,7 @@ CASES = json.loads((Path(__file__).parent / "data/gnubg_analysis.json").read_tex
 def analysed(request: pytest.FixtureRequest) -> tuple[dict[str, Any], dict[str, Any], int]:
     case = CASES[request.param]
     rules = MatchRules(find_variant(case["variant"]), case["match_length"])
-    ours = analyse_match(rules, [Action.from_dict(data) for data in case["actions"]])
+    ours = analyse_isolated(rules, [Action.from_dict(data) for data in case["actions"]])
     return ours["players"], case["gnubg"], case["match_length"]
 
 

@@ -44,16 +44,16 @@ def analysed(game: Game, user: Any, capture: Any) -> GameAnalysis:
 
 def test_it_steps_through_every_decision_with_plain_links(finished_game: Game, alice_client: Client) -> None:
     first = page(alice_client, finished_game)
-    # Three plays and the final position: steps 0 to 3.
-    assert "Step 0 of 3" in words(first)
-    assert 'href="?step=1"' in first and 'href="?step=3"' in first
+    # Three plays, the resignation and its acceptance, and the final position: steps 0 to 5.
+    assert "Step 0 of 5" in words(first)
+    assert 'href="?step=1"' in first and 'href="?step=5"' in first
     assert "alice plays 61:" in first
     assert "<svg class=\"board\"" in first
     assert "Position ID" in first and "XGID=" in first
-    last = page(alice_client, finished_game, 3)
-    assert "The final position." in last and 'href="?step=2"' in last and 'id="replay-next"' not in last
-    assert "Step 3 of 3" in words(page(alice_client, finished_game, 99))  # clamped, not an error
-    assert "Step 0 of 3" in words(page(alice_client, finished_game, "nonsense"))
+    last = page(alice_client, finished_game, 5)
+    assert "The final position." in last and 'href="?step=4"' in last and 'id="replay-next"' not in last
+    assert "Step 5 of 5" in words(page(alice_client, finished_game, 99))  # clamped, not an error
+    assert "Step 0 of 5" in words(page(alice_client, finished_game, "nonsense"))
 
 
 def test_each_step_shows_its_own_ids(finished_game: Game, alice_client: Client) -> None:
@@ -64,8 +64,8 @@ def test_each_step_shows_its_own_ids(finished_game: Game, alice_client: Client) 
         ids.add(found.group(1))
     assert len(ids) == 4
     start = page(alice_client, finished_game, 0)
-    # Alice (Black, X) to play 61 from 6-6-3 against the same: XG's own notation of that moment.
-    assert "XGID=" + "-" + "--A--B" + "-" * 12 + "b--a--" + "-" + ":0:0:1:61:0:0:0:0:10" in start
+    # Alice (Black, X) to play the opening 61: XG's own notation of that moment.
+    assert "XGID=-b----E-C---eE---c-e----B-:0:0:1:61:0:0:0:0:10" in start
 
 
 def test_messages_are_for_the_players_only(finished_game: Game, bob_client: Client,
