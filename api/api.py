@@ -126,7 +126,7 @@ def game(request: HttpRequest, game_id: int) -> Any:
 def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match so far as a .mat file (Jellyfish / GNU Backgammon), players named by userid."""
     the_game = _my_game(game_id)
-    response = HttpResponse(mat_text(the_game), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(mat_text(the_game, site=request.get_host()), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="game-{the_game.pk}.mat"'
     return response
 

@@ -199,8 +199,12 @@ def result_words(result: Any, names: PerSide[str], *, counts_gammons: bool = Tru
     return f"{names[result.winner]} {how} ({result.points} point{plural})"
 
 
-def mat_text(game: Game) -> str:
-    """The match so far as a Jellyfish/GNU Backgammon .mat file, the players named by userid."""
+def mat_text(game: Game, *, site: str = "") -> str:
+    """The match so far as a Jellyfish/GNU Backgammon .mat file, the players named by userid,
+    with the headers gnubg's own export writes (where, what, when)."""
     logged = game.actions.order_by("number").values_list("data", flat=True)
     names = PerSide(game.black.get_username(), game.white.get_username())
-    return export_mat(game.rules(), [Action.from_dict(data) for data in logged], names)
+    return export_mat(
+        game.rules(), [Action.from_dict(data) for data in logged], names, site=site,
+        event=f"Gammon Turn game {game.pk}: {game.variant_name}", date=game.created_at.date(),
+    )

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     # deadline sweep), and Django takes a command from the first app in this list that has it.
     "backgammon",
     "bots",
+    "analysis",
     "django_tasks",
     "django_tasks_db",
     "csp",

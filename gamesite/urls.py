@@ -16,4 +16,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("api.urls")),
     path("", include("backgammon.urls")),
+    path("", include("analysis.urls")),
 ]

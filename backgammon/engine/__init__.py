@@ -32,10 +32,11 @@ if TYPE_CHECKING:
     from .position_id import *
     from .turn import *
     from .variants import *
+    from .xgid import *
 
 _SUBMODULES = (
     "board", "errors", "position_id", "variants", "movegen", "plays", "notation", "turn",
-    "actions", "game", "match", "match_id", "match_json", "matfile", "dice",
+    "actions", "game", "match", "match_id", "match_json", "matfile", "dice", "xgid",
 )
 
 

@@ -45,10 +45,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from . import match as _match
 from .actions import Action, ActionKind
 from .board import NACKGAMMON_LAYOUT, STANDARD_LAYOUT, PerSide, Side
 from .game import GameResult, MatchRules, WinKind
-from .match import MatchState, Phase, apply_action, new_match
+from .match import MatchState, Phase, apply_action
 from .notation import format_play
 from .plays import find_play
 
@@ -151,7 +152,7 @@ def _reader_notes(rules: MatchRules) -> list[str]:
 
 
 def _games(rules: MatchRules, actions: Iterable[Action]) -> list[_Game]:
-    state = new_match(rules)
+    state = _match.new_match(rules)  # looked up now, as replay does: tests patch it
     games = [_Game(1, state.score)]
     for action in actions:
         after = apply_action(state, action)

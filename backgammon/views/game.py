@@ -191,6 +191,7 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match so far as a Jellyfish/GNU Backgammon .mat file, for analysis elsewhere."""
     the_game = _game_or_404(game_id)
-    response = HttpResponse(mat_text(the_game), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(mat_text(the_game, site=request.get_host()),
+                            content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="game-{the_game.pk}.mat"'
     return response

@@ -1,0 +1,124 @@
+"""A whole match through GNU Backgammon: a verdict per action and a summary per player.
+
+Pure: engine values in, plain JSON-ready dicts out (no Django), so the worker's task, the tests
+and the gnubg comparison tool call the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from backgammon.engine import Side
+from backgammon.engine import match as engine_match
+from backgammon.engine.actions import Action, ActionKind
+from backgammon.engine.game import MatchRules
+from backgammon.engine.match import MatchState, Phase, apply_action
+from backgammon.engine.plays import find_play
+
+from .gnubg_analysis import ANALYSIS_PLIES, play_verdict, roll_luck, win_chance
+
+__all__ = ["BLUNDER", "DOUBTFUL", "ERROR", "analyse_match", "player_summary"]
+
+# gnubg's default thresholds (normalised equity lost) for a doubtful play, an error, a blunder.
+DOUBTFUL, ERROR, BLUNDER = 0.04, 0.08, 0.16
+
+Progress = Callable[[int, int], None]
+
+
+def analyse_match(
+    rules: MatchRules, actions: Sequence[Action], progress: Progress | None = None
+) -> dict[str, Any]:
+    """``{"plies", "actions": [one dict per action, in log order], "players": {"black", "white"}}``.
+
+    A play's entry has ``equity_loss``, ``best`` (the best play's text), ``choices`` and
+    ``cubeful``; a roll's has ``luck`` (for the side that rolled, cubeless); every entry that
+    leaves a position to roll from has ``win_black``, Black's cubeless chance to win the game.
+    """
+    state = engine_match.new_match(rules)  # looked up here, as replay does (tests patch it)
+    entries: list[dict[str, Any]] = []
+    for done, action in enumerate(actions, start=1):
+        after = apply_action(state, action)
+        entries.append(_entry(state, action, after))
+        state = after
+        if progress is not None:
+            progress(done, len(actions))
+    rated = _rate_cube_actions(rules, actions, entries)
+    return {"plies": ANALYSIS_PLIES, "actions": entries, "players": player_summary(entries),
+            "cube_rated": rated}
+
+
+_CUBE_KINDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.DROP: "drop"}
+
+
+def _rate_cube_actions(rules: MatchRules, actions: Sequence[Action], entries: list[dict[str, Any]]) -> bool:
+    """Add gnubg's verdict to each double, take and pass; False when the match has none to rate
+    or a beaver (which gnubg's .mat reader takes for a redouble, so the two records differ)."""
+    from backgammon.engine import PerSide, export_mat
+
+    from .gnubg_cube import CubeMismatch, gnubg_cube_verdicts
+
+    kinds = [action.kind for action in actions]
+    if not any(kind in _CUBE_KINDS for kind in kinds) or ActionKind.BEAVER in kinds:
+        return False
+    verdicts = gnubg_cube_verdicts(export_mat(rules, actions, PerSide("Black", "White")))
+    ours = [entry for entry in entries if entry["kind"] in _CUBE_KINDS.values()]
+    if [entry["kind"] for entry in ours] != [verdict["kind"] for verdict in verdicts]:
+        raise CubeMismatch("GNU Backgammon's record of the cube actions differs from the game's")
+    for entry, verdict in zip(ours, verdicts, strict=True):
+        entry.update(cube_error=verdict["error"], proper=verdict["proper"])
+    return True
+
+
+def _entry(before: MatchState, action: Action, after: MatchState) -> dict[str, Any]:
+    entry: dict[str, Any] = {"kind": action.kind.value, "side": None, "game": before.game_number}
+    if action.kind is ActionKind.ROLL and after.phase is Phase.MOVE and after.dice is not None:
+        entry["side"] = int(after.turn)
+        entry["luck"] = roll_luck(after, after.dice, opening=before.phase is Phase.OPENING_ROLL)
+    elif action.kind in _CUBE_KINDS:
+        entry["side"] = None if before.actor is None else int(before.actor)
+    elif action.kind is ActionKind.PLAY and before.dice is not None:
+        played = find_play(before.position, before.dice, action.moves)
+        verdict = play_verdict(before, played)
+        entry.update(side=int(before.turn), equity_loss=verdict.equity_loss, best=verdict.best_play,
+                     choices=verdict.choices, cubeful=verdict.cubeful)
+        entry["win_black"] = _black_chance(before, after, played.result)
+    return entry
+
+
+def _black_chance(before: MatchState, after: MatchState, mover_view: Any) -> float:
+    """Black's chance to win the game just played on, after a play (1 or 0 once it is over)."""
+    mover = before.turn
+    if after.game_number != before.game_number or after.phase is Phase.MATCH_OVER:
+        result = after.last_game_result
+        winner = None if result is None else result.winner
+        return 0.5 if winner is None else (1.0 if winner is Side.BLACK else 0.0)
+    opponent_chance = win_chance(mover_view.swapped(), mover.other, after)
+    black = opponent_chance if mover.other is Side.BLACK else 1.0 - opponent_chance
+    return round(black, 4)
+
+
+def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per side: unforced plays, equity lost, error rate in mEMG per unforced play (as gnubg
+    reports it), doubtful plays, errors and blunders, luck, and a performance rating in
+    eXtreme Gammon's scale (PR = 500 x equity lost per unforced decision: half the mEMG rate).
+    The error rate and PR count checker plays; actual cube actions (doubles, takes, passes) are
+    summed apart as ``cube_lost`` (gnubg's verdicts; a missed double is not rated yet)."""
+    summary = {}
+    for side in Side:
+        plays = [e for e in entries if e["kind"] == "play" and e["side"] == side and e["choices"] > 1]
+        lost = sum(e["equity_loss"] for e in plays)
+        per_move = lost / len(plays) if plays else 0.0
+        summary[side.name.lower()] = {
+            "unforced": len(plays),
+            "equity_lost": round(lost, 4),
+            "error_rate": round(1000 * per_move, 1),
+            "pr": round(500 * per_move, 1),
+            "doubtful": sum(DOUBTFUL <= e["equity_loss"] < ERROR for e in plays),
+            "errors": sum(ERROR <= e["equity_loss"] < BLUNDER for e in plays),
+            "blunders": sum(e["equity_loss"] >= BLUNDER for e in plays),
+            "cube_decisions": sum(1 for e in entries if "cube_error" in e and e["side"] == side),
+            "cube_lost": round(sum(e.get("cube_error", 0.0) for e in entries if e["side"] == side), 4),
+            "luck": round(sum(e.get("luck", 0.0) for e in entries if e["kind"] == "roll" and e["side"] == side), 3),
+        }
+    return summary

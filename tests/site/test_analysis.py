@@ -1,0 +1,192 @@
+"""Analysis: asked for on a finished game's page, queued once, run by the worker's task, shown
+on the page (progress, then the link) and beside each move of the replay."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from analysis.gnubg_analysis import play_verdict
+from analysis.models import GameAnalysis
+from analysis.services import analysis_run
+from backgammon.engine import find_play
+from backgammon.engine.actions import Action
+from backgammon.models import Game
+from tests.site.gamebuilder import act, position, scripted_dice, start_game, starting_from
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.content.decode())
+
+
+def worst_and_best(game: Game) -> tuple[Any, Any]:
+    """gnubg's worst and best plays for the player on roll, by the analysis's own verdicts."""
+    state = game.state()
+    verdicts = [(play_verdict(state, play).played_equity, play) for play in state.legal_plays()]
+    verdicts.sort(key=lambda pair: pair[0])
+    return verdicts[0][1], verdicts[-1][1]
+
+
+@pytest.fixture
+def finished_game(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> Game:
+    return finish_a_short_game(alice, bob, monkeypatch)
+
+
+def finish_a_short_game(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> Game:
+    """A short game from the usual start: Alice (Black) opens with gnubg's worst play of her 61,
+    each then plays once more, and Bob resigns, which Alice accepts."""
+    scripted_dice(monkeypatch).then((6, 1), (2, 1), (6, 6), (5, 4))
+    game = start_game(alice, bob, variant="BX", match_length=0)
+    worst, _ = worst_and_best(game)
+    game = act(game, alice, Action.play([(m.origin, m.destination) for m in worst.moves]),
+               message="Good luck")
+    for player, message in ((bob, "You too"), (alice, "")):
+        play = game.state().legal_plays()[0]
+        game = act(game, player, Action.play([(m.origin, m.destination) for m in play.moves]),
+                   message=message)
+    game = act(game, bob, Action.resign(1))
+    game = act(game, alice, Action.accept_resign())
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def start(client: Client, game: Game, **extra: Any) -> Any:
+    return client.post(reverse("analysis:start", args=[game.pk]), **extra)
+
+
+def analysis_tasks() -> int:
+    return DBTaskResult.objects.filter(task_path="analysis.tasks.analyse_game").count()
+
+
+def test_it_queues_one_analysis_however_often_asked(finished_game: Game, alice_client: Client,
+                                                     charlie_client: Client,
+                                                     django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        response = start(alice_client, finished_game)
+        again = start(charlie_client, finished_game)  # a watcher may ask too: nothing new
+    assert response.status_code == again.status_code == 302
+    analysis = GameAnalysis.objects.get(game=finished_game)
+    assert analysis.status == GameAnalysis.Status.QUEUED
+    assert analysis_tasks() == 1
+    assert analysis_run(analysis.pk) is True
+    assert analysis_run(analysis.pk) is False  # a second run of the task changes nothing
+    analysis.refresh_from_db()
+    assert analysis.status == GameAnalysis.Status.DONE
+    assert analysis.done == analysis.total == finished_game.action_count
+    results = analysis.results
+    assert len(results["actions"]) == finished_game.action_count
+    assert GameAnalysis.objects.count() == 1 and analysis_tasks() == 1
+
+
+def test_the_worst_play_loses_equity_and_names_the_best(finished_game: Game, alice: Any,
+                                                       alice_client: Client,
+                                                       django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        start(alice_client, finished_game)
+    analysis_run(GameAnalysis.objects.get().pk)
+    results = GameAnalysis.objects.get().results
+    plays = [entry for entry in results["actions"] if entry["kind"] == "play"]
+    first = plays[0]
+    assert first["side"] == 0 and first["choices"] > 1
+    assert first["equity_loss"] > 0.01
+    assert first["best"] != finished_game.actions.get(kind="play", number=first_play_number(finished_game)).notation
+    rolls = [entry for entry in results["actions"] if entry["kind"] == "roll"]
+    assert all("luck" in entry for entry in rolls)
+    assert results["players"]["black"]["unforced"] >= 1
+    assert results["players"]["black"]["error_rate"] > 0
+    assert all(0.0 < entry["win_black"] < 1.0 for entry in plays)
+    assert len(plays) == 3
+
+
+def first_play_number(game: Game) -> int:
+    return game.actions.filter(kind="play").order_by("number").values_list("number", flat=True)[0]
+
+
+def test_the_best_play_loses_nothing(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    starting_from(monkeypatch, position=position({6: 2, 3: 1}, {6: 2, 3: 1}))
+    scripted_dice(monkeypatch).then((6, 1))
+    game = start_game(alice, bob, variant="BX", match_length=0)
+    worst, best = worst_and_best(game)
+    state = game.state()
+    assert play_verdict(state, best).equity_loss == 0.0
+    assert play_verdict(state, worst).equity_loss > 0.0
+    assert play_verdict(state, find_play(state.position, (6, 1), ((6, 0), (6, 5)))).best_play
+
+
+def test_an_unfinished_game_cannot_be_analysed(alice: Any, bob: Any, alice_client: Client) -> None:
+    game = start_game(alice, bob, variant="BP", match_length=3)
+    response = start(alice_client, game)
+    assert response.status_code == 400
+    assert "Analysis is for finished games: this one is not over yet." in text(response)
+    assert not GameAnalysis.objects.exists() and analysis_tasks() == 0
+
+
+def test_anti_backgammon_explains_why_there_is_no_analysis(alice: Any, bob: Any, alice_client: Client,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    scripted_dice(monkeypatch).then((6, 1))  # Alice opens, so she may resign
+    game = start_game(alice, bob, variant="BA", match_length=0)
+    act(game, alice, Action.resign(1))
+    game = Game.objects.get(pk=game.pk)
+    act(game, bob, Action.accept_resign())
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.FINISHED
+    page = text(alice_client.get(reverse("backgammon:game", args=[game.pk])))
+    assert "Analysis is not available for Anti-Backgammon: GNU Backgammon does not play" in page
+    assert "Analyse this game" not in page
+    response = start(alice_client, game)
+    assert response.status_code == 400
+    assert not GameAnalysis.objects.exists()
+
+
+def test_the_game_page_offers_then_shows_progress_then_links(finished_game: Game, alice_client: Client,
+                                                             django_capture_on_commit_callbacks: Any) -> None:
+    game_url = reverse("backgammon:game", args=[finished_game.pk])
+    assert "Analyse this game" in text(alice_client.get(game_url))
+    with django_capture_on_commit_callbacks(execute=True):
+        panel = start(alice_client, finished_game, HTTP_HX_REQUEST="true")
+    assert panel.status_code == 200
+    assert "Waiting for the worker" in text(panel) and 'hx-trigger="every 2s"' in text(panel)
+    poll_url = reverse("analysis:panel", args=[finished_game.pk]) + "?poll=1"
+    assert alice_client.get(poll_url).status_code == 200
+    GameAnalysis.objects.update(status="running", done=3, total=finished_game.action_count)
+    running = text(alice_client.get(poll_url))
+    assert f"Analysing: 3 of {finished_game.action_count} actions." in running
+    analysis_run(GameAnalysis.objects.get().pk)  # nothing: it is not queued any more
+    GameAnalysis.objects.update(status="queued")
+    analysis_run(GameAnalysis.objects.get().pk)
+    done = alice_client.get(poll_url)
+    assert done.status_code == 286  # htmx stops polling
+    assert "The analysis is ready." in text(done) and "every 2s" not in text(done)
+    assert reverse("analysis:replay", args=[finished_game.pk]) in text(alice_client.get(game_url))
+
+
+def test_operators_see_each_analysis_in_the_admin(finished_game: Game, alice: Any, admin_client: Client,
+                                                  django_capture_on_commit_callbacks: Any) -> None:
+    from analysis.services import analysis_request
+
+    with django_capture_on_commit_callbacks(execute=True):
+        analysis = analysis_request(game_id=finished_game.pk, user=alice)
+    analysis_run(analysis.pk)
+    page = text(admin_client.get(reverse("admin:analysis_gameanalysis_changelist")))
+    assert f"#{finished_game.pk} BX alice v bob" in page and 'class="field-status">Done<' in page
+    detail = admin_client.get(reverse("admin:analysis_gameanalysis_change", args=[analysis.pk]))
+    assert detail.status_code == 200
+
+
+def test_an_aborted_game_says_there_is_nothing_to_analyse(alice: Any, bob: Any, admin_user: Any,
+                                                          alice_client: Client) -> None:
+    from backgammon.services import game_abort
+
+    game = start_game(alice, bob, variant="BP", match_length=3)
+    game_abort(game_id=game.pk, staff=admin_user, reason="Players asked")
+    response = start(alice_client, game)
+    assert response.status_code == 400
+    assert "This game was aborted by the staff: there is nothing to analyse." in text(response)
+    assert not GameAnalysis.objects.exists()
