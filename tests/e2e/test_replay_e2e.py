@@ -11,12 +11,10 @@ from playwright.sync_api import Page, expect
 
 from analysis.services import analysis_request, analysis_run
 from backgammon.engine.actions import Action
-from tests.e2e import test_pages_e2e
+from tests.e2e.conftest import TabMaker
 from tests.e2e.scenes import cast
-from tests.e2e.test_pages_e2e import DESKTOP, PHONE, TabMaker, sideways_overflow
+from tests.e2e.test_pages_e2e import DESKTOP, PHONE, sideways_overflow
 from tests.site.gamebuilder import act, start_game
-
-tab_for = test_pages_e2e.tab_for  # the same fixture: logged-in tabs at a given width
 
 
 def played_out_game() -> Any:
