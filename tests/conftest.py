@@ -14,6 +14,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
+from tests.site.worker_process import start_worker  # noqa: F401  (a fixture for the whole suite)
+
 PASSWORD = "correct-horse-battery"
 """Every persona's password (long and uncommon enough for the validators)."""
 

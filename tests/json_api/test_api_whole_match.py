@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,6 +12,7 @@ from django.db import connection
 
 from backgammon.models import Game, GameAction
 from tests.site.gamebuilder import scripted_dice, start_game
+from tests.site.racing import race
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -64,24 +64,10 @@ def test_the_same_post_twice_at_once_gives_one_200_and_one_409(
     scripted_dice(monkeypatch).then((3, 1))
     game = start_game(alice, bob, "BP")
     expected = game.action_count
-    barrier = threading.Barrier(2, timeout=10)
-    codes: list[int] = []
-    lock = threading.Lock()
+    def submit() -> str:
+        own_client = type(alice_api)(alice_api.token)  # one test client per thread
+        return str(own_client.act(game.pk, "play", expected, move="8/5 6/5").status_code)
 
-    def submit() -> None:
-        try:
-            barrier.wait()
-            own_client = type(alice_api)(alice_api.token)  # one test client per thread
-            response = own_client.act(game.pk, "play", expected, move="8/5 6/5")
-        finally:
-            connection.close()
-        with lock:
-            codes.append(response.status_code)
-
-    threads = [threading.Thread(target=submit) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=20)
-    assert sorted(codes) == [200, 409]
+    codes = race(2, submit)
+    assert codes == ["200", "409"]
     assert GameAction.objects.filter(game=game).count() == expected + 1

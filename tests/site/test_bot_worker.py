@@ -7,13 +7,10 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django_tasks_db.models import DBTaskResult
 from gamebuilder import act, fast_passwords  # noqa: F401
@@ -24,35 +21,20 @@ from backgammon.models import Challenge, Game
 from backgammon.services import challenge_create
 from bots.accounts import create_bot_accounts
 from bots.models import Bot
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _wait_for(condition: Callable[[], bool], *, seconds: float = 30) -> None:
-    give_up = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > give_up:
-            raise AssertionError(f"gave up waiting for {condition.__doc__}")
-        time.sleep(0.2)
-
-
-@pytest.fixture
-def worker() -> Iterator[subprocess.Popen[bytes]]:
-    db = settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    env = {**os.environ, "DATABASE_URL": url}
-    command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay"]
-    process = subprocess.Popen([*command, "--interval", "0.2"], cwd=ROOT, env=env)
-    yield process
-    process.kill()
-    process.wait(timeout=10)
+from tests.site.worker_process import (
+    ROOT,
+    WorkerStarter,
+    test_database_url,
+    wait_for,
+)
 
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_accepts_for_a_bot_and_plays_its_turns(
-    alice: Any, worker: subprocess.Popen[bytes]
+    alice: Any, start_worker: WorkerStarter
 ) -> None:
+    start_worker()
     create_bot_accounts(get_user_model(), Profile, Bot)
     challenge = challenge_create(
         challenger=alice, opponent="gnubg-strong", variant="BX", time_limit=timedelta(days=3)
@@ -65,7 +47,7 @@ def test_the_worker_accepts_for_a_bot_and_plays_its_turns(
             pk=challenge.game_id, actor=alice
         ).exists()
 
-    _wait_for(accepted_and_alice_to_move)
+    wait_for(accepted_and_alice_to_move)
     game = Game.objects.get(pk=challenge.game_id)
     play = game.state().legal_plays()[0]
     played = act(game, alice, Action.play([(m.origin, m.destination) for m in play.moves])).action_count
@@ -76,7 +58,7 @@ def test_the_worker_accepts_for_a_bot_and_plays_its_turns(
         return current.action_count > played and current.actor_id == alice.pk
 
     started = time.monotonic()
-    _wait_for(bot_answered, seconds=10)
+    wait_for(bot_answered, seconds=10)
     assert time.monotonic() - started < 10
     assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.ACCEPTED
     assert DBTaskResult.objects.filter(task_path="bots.tasks.bot_act").exists()
@@ -106,9 +88,7 @@ def test_a_web_request_that_challenges_a_bot_never_loads_gnubg(alice: Any) -> No
     # Loaded on a request thread, gnubg would crash that process at its first look-ahead: web
     # processes only queue the bots' tasks, and the worker loads gnubg on its main thread.
     create_bot_accounts(get_user_model(), Profile, Bot)
-    db = settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "gamesite.settings"}
+    env = {**os.environ, "DATABASE_URL": test_database_url(), "DJANGO_SETTINGS_MODULE": "gamesite.settings"}
     done = subprocess.run(
         [sys.executable, "-c", WEB_THREAD_CHALLENGES_A_BOT],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,

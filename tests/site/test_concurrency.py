@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from gamebuilder import fast_passwords, scripted_dice, start_game  # noqa: F401
 from backgammon.engine.actions import Action
 from backgammon.models import Game, GameAction
 from backgammon.services import ActionRejected, game_apply_action
+from tests.site.racing import race
 
 
 @pytest.mark.django_db(transaction=True)
@@ -23,30 +23,17 @@ def test_the_same_turn_sent_twice_at_once_applies_once(
     scripted_dice(monkeypatch).then((3, 1))
     game = start_game(alice, bob, "BP")
     expected = game.action_count
-    barrier = threading.Barrier(2, timeout=10)
-    outcomes: list[str] = []
-    lock = threading.Lock()
-
-    def submit() -> None:
+    def submit() -> str:
         try:
-            barrier.wait()
             game_apply_action(game_id=game.pk, actor=alice, action=action, expected_number=expected)
-            outcome = "applied"
         except ActionRejected as refusal:
-            outcome = refusal.message
-        finally:
-            connection.close()  # each thread has its own connection
-        with lock:
-            outcomes.append(outcome)
+            return refusal.message
+        return "applied"
 
-    threads = [threading.Thread(target=submit) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=20)
-    assert sorted(outcomes) == [
-        "This game has moved on since your page was loaded: reload to see the new position",
+    outcomes = race(2, submit)
+    assert outcomes == [
         "applied",
+        "This game has moved on since your page was loaded: reload to see the new position",
     ]
     game.refresh_from_db()
     assert game.action_count == expected + 1

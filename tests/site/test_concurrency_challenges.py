@@ -3,7 +3,6 @@ one game per challenge, however many requests arrive at the same moment."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -14,34 +13,22 @@ from gamebuilder import fast_passwords  # noqa: F401
 
 from backgammon.models import Challenge, Game
 from backgammon.services import ChallengeRejected, challenge_accept, challenge_create
+from tests.site.racing import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _race(count: int, attempt: Callable[[], object]) -> list[str]:
-    """Run ``attempt`` in ``count`` threads released together; each outcome or refusal message."""
-    barrier = threading.Barrier(count, timeout=20)
-    outcomes: list[str] = []
-    lock = threading.Lock()
+def _outcome(attempt: Callable[[], object]) -> Callable[[], str]:
+    """``attempt`` as a race entrant: "done", or the refusal's message."""
 
-    def run() -> None:
+    def run() -> str:
         try:
-            barrier.wait()
             attempt()
-            outcome = "done"
         except ChallengeRejected as refusal:
-            outcome = refusal.message
-        finally:
-            connection.close()  # each thread has its own connection
-        with lock:
-            outcomes.append(outcome)
+            return refusal.message
+        return "done"
 
-    threads = [threading.Thread(target=run) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return sorted(outcomes)
+    return run
 
 
 def test_twenty_racing_new_game_requests_make_one_challenge(alice: Any, bob: Any) -> None:
@@ -52,7 +39,7 @@ def test_twenty_racing_new_game_requests_make_one_challenge(alice: Any, bob: Any
             challenger=alice, opponent="bob", variant="BP", time_limit=timedelta(days=3)
         )
 
-    outcomes = _race(20, create)
+    outcomes = race(20, _outcome(create))
     assert outcomes.count("done") == 1
     refusal = "You already have a Pro Backgammon challenge waiting for bob."
     assert outcomes.count(refusal) == 19, outcomes
@@ -80,6 +67,6 @@ def test_accepting_one_challenge_twice_at_once_starts_one_game(alice: Any, bob: 
     def accept() -> object:
         return challenge_accept(challenge_id=challenge.pk, actor=bob)
 
-    outcomes = _race(5, accept)
-    assert sorted(outcomes, key=str.lower) == ["done"] + ["This challenge was already accepted"] * 4
+    outcomes = race(5, _outcome(accept))
+    assert outcomes == ["done"] + ["This challenge was already accepted"] * 4
     assert Game.objects.count() == 1

@@ -3,18 +3,12 @@ applied exactly once (the worker's own periodic sweep finds the game; no cron, n
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -22,37 +16,7 @@ from gamebuilder import fast_passwords, scripted_dice, start_game  # noqa: F401
 
 from backgammon.models import Game, GameAction
 from backgammon.tasks import enforce_deadline
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _wait_for(condition: Callable[[], bool], *, seconds: float = 30) -> None:
-    give_up = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > give_up:
-            raise AssertionError(f"gave up waiting for {condition.__doc__}")
-        time.sleep(0.1)
-
-
-@pytest.fixture
-def start_worker() -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
-    """start_worker(sweep_seconds) -> a ``manage.py db_worker`` process on the test database."""
-    db = settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(sweep_seconds: int) -> subprocess.Popen[bytes]:
-        env = {**os.environ, "DATABASE_URL": url, "DEADLINE_SWEEP_SECONDS": str(sweep_seconds)}
-        command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay"]
-        worker = subprocess.Popen([*command, "--interval", "0.2"], cwd=ROOT, env=env)
-        started.append(worker)
-        return worker
-
-    yield start
-    for worker in started:
-        if worker.poll() is None:
-            worker.kill()
-        worker.wait(timeout=10)
+from tests.site.worker_process import WorkerStarter, wait_for
 
 
 def _waiting_for_the_game_lock() -> bool:
@@ -73,7 +37,7 @@ def _waiting_for_the_game_lock() -> bool:
 def test_a_worker_killed_in_the_middle_of_a_deadline_times_out_once_after_restart(
     alice: Any,
     bob: Any,
-    start_worker: Callable[..., subprocess.Popen[bytes]],
+    start_worker: WorkerStarter,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert connection.vendor == "postgresql"
@@ -94,16 +58,16 @@ def test_a_worker_killed_in_the_middle_of_a_deadline_times_out_once_after_restar
     # its transaction open; then kill it there, as a crash or an OOM kill would.
     with transaction.atomic():
         Game.objects.select_for_update().get(pk=game.pk)
-        first = start_worker(sweep_seconds=3600)
-        _wait_for(task_running)
-        _wait_for(_waiting_for_the_game_lock)
+        first = start_worker(DEADLINE_SWEEP_SECONDS="3600")
+        wait_for(task_running)
+        wait_for(_waiting_for_the_game_lock)
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=10)
     assert task_running()  # django-tasks-db will never run it again
     assert not timed_out()
 
-    second = start_worker(sweep_seconds=1)
-    _wait_for(timed_out)
+    second = start_worker(DEADLINE_SWEEP_SECONDS="1")
+    wait_for(timed_out)
     time.sleep(2.5)  # two more sweeps, and the killed worker's server process long gone
     second.send_signal(signal.SIGTERM)
     second.wait(timeout=10)
