@@ -32,7 +32,9 @@ def analyse_match(
     """``{"plies", "actions": [one dict per action, in log order], "players": {"black", "white"}}``.
 
     A play's entry has ``equity_loss``, ``best`` (the best play's text), ``choices`` and
-    ``cubeful``; a roll's has ``luck`` (for the side that rolled, cubeless); every entry that
+    ``cubeful``; a roll's has ``luck`` (for the side that rolled, cubeless), and ``cube_error``
+    and ``proper`` when its player could have doubled instead (gnubg's verdict on that "no
+    double"; doubles, takes and passes have them too); every entry that
     leaves a position to roll from has ``win_black``, Black's cubeless chance to win the game.
     """
     state = engine_match.new_match(rules)  # looked up here, as replay does (tests patch it)
@@ -55,8 +57,9 @@ _CUBE_KINDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.
 
 class _GnubgDecisions:
     """The decisions gnubg's text export shows for our log, in its order: each double, take and
-    pass, and each roll that the .mat records (a play follows it, or an accepted resignation),
-    with the index of our roll action and whether its player could have doubled instead."""
+    pass, and each roll a play followed (gnubg shows no block for a roll that a resignation or a
+    timeout cut short), with the index of our roll action and whether its player could have
+    doubled instead."""
 
     def __init__(self) -> None:
         self.expected: list[dict[str, Any]] = []
@@ -68,7 +71,7 @@ class _GnubgDecisions:
             self.roll_index, self.could_double = index, before.can_double()
         elif action.kind in _CUBE_KINDS:
             self.expected.append({"kind": _CUBE_KINDS[action.kind], "index": index})
-        elif action.kind in (ActionKind.PLAY, ActionKind.ACCEPT_RESIGN) and before.dice is not None:
+        elif action.kind is ActionKind.PLAY and before.dice is not None:
             self.expected.append({"kind": "roll", "index": self.roll_index,
                                   "player": before.turn.name.title(), "dice": sorted(before.dice),
                                   "could_double": self.could_double})

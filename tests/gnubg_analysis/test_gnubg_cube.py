@@ -76,3 +76,17 @@ def test_a_record_that_does_not_line_up_is_refused(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(gnubg_cube, "gnubg_cube_verdicts", one_roll_off)
     with pytest.raises(gnubg_cube.CubeMismatch, match="differs from the game's"):
         analyse_match(*missed_double_case())
+
+
+def test_a_roll_cut_short_by_a_resignation_is_not_rated() -> None:
+    # The .mat writes "52: " and gnubg shows no block for it: nothing to line up, no verdict.
+    pytest.importorskip("gnubg")
+    from analysis.analyse import analyse_match
+
+    rules = MatchRules(find_variant("MP"), 0)
+    actions = [Action.roll(3, 1), Action.play([(8, 5), (6, 5)]), Action.roll(6, 4),
+               Action.play([(24, 18), (13, 9)]), Action.roll(5, 2), Action.resign(1), Action.accept_resign()]
+    result = analyse_match(rules, actions)
+    assert result["cube_rated"] is True
+    rated = [(index, entry["side"]) for index, entry in enumerate(result["actions"]) if "cube_error" in entry]
+    assert rated == [(2, 1)]  # White's roll of 64, not Black's 52
