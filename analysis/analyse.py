@@ -32,18 +32,22 @@ def analyse_match(
     """``{"plies", "actions": [one dict per action, in log order], "players": {"black", "white"}}``.
 
     A play's entry has ``equity_loss``, ``best`` (the best play's text), ``choices`` and
-    ``cubeful``; a roll's has ``luck`` (for the side that rolled, cubeless); every entry that
+    ``cubeful``; a roll's has ``luck`` (for the side that rolled, cubeless), and ``cube_error``
+    and ``proper`` when its player could have doubled instead (gnubg's verdict on that "no
+    double"; doubles, takes and passes have them too); every entry that
     leaves a position to roll from has ``win_black``, Black's cubeless chance to win the game.
     """
     state = engine_match.new_match(rules)  # looked up here, as replay does (tests patch it)
     entries: list[dict[str, Any]] = []
+    decisions = _GnubgDecisions()
     for done, action in enumerate(actions, start=1):
         after = apply_action(state, action)
         entries.append(_entry(state, action, after))
+        decisions.add(state, action, done - 1)
         state = after
         if progress is not None:
             progress(done, len(actions))
-    rated = _rate_cube_actions(rules, actions, entries)
+    rated = _rate_cube_decisions(rules, actions, entries, decisions)
     return {"plies": ANALYSIS_PLIES, "actions": entries, "players": player_summary(entries),
             "cube_rated": rated}
 
@@ -51,23 +55,61 @@ def analyse_match(
 _CUBE_KINDS = {ActionKind.DOUBLE: "double", ActionKind.TAKE: "take", ActionKind.DROP: "drop"}
 
 
-def _rate_cube_actions(rules: MatchRules, actions: Sequence[Action], entries: list[dict[str, Any]]) -> bool:
-    """Add gnubg's verdict to each double, take and pass; False when the match has none to rate
-    or a beaver (which gnubg's .mat reader takes for a redouble, so the two records differ)."""
+class _GnubgDecisions:
+    """The decisions gnubg's text export shows for our log, in its order: each double, take and
+    pass, and each roll a play followed (gnubg shows no block for a roll that a resignation or a
+    timeout cut short), with the index of our roll action and whether its player could have
+    doubled instead."""
+
+    def __init__(self) -> None:
+        self.expected: list[dict[str, Any]] = []
+        self.roll_index: int | None = None
+        self.could_double = False
+
+    def add(self, before: MatchState, action: Action, index: int) -> None:
+        if action.kind is ActionKind.ROLL:
+            self.roll_index, self.could_double = index, before.can_double()
+        elif action.kind in _CUBE_KINDS:
+            self.expected.append({"kind": _CUBE_KINDS[action.kind], "index": index})
+        elif action.kind is ActionKind.PLAY and before.dice is not None:
+            self.expected.append({"kind": "roll", "index": self.roll_index,
+                                  "player": before.turn.name.title(), "dice": sorted(before.dice),
+                                  "could_double": self.could_double})
+
+    @property
+    def any_to_rate(self) -> bool:
+        return any(item["kind"] != "roll" or item["could_double"] for item in self.expected)
+
+
+def _rate_cube_decisions(rules: MatchRules, actions: Sequence[Action], entries: list[dict[str, Any]],
+                         decisions: _GnubgDecisions) -> bool:
+    """Add gnubg's verdict to each double, take and pass, and to each roll whose player could
+    have doubled instead (a "no double": ``cube_error`` is what a missed double lost). False
+    when the match has no cube decision or a beaver (which gnubg's .mat reader takes for a
+    redouble, so the two records differ)."""
     from backgammon.engine import PerSide, export_mat
 
     from .gnubg_cube import CubeMismatch, gnubg_cube_verdicts
 
-    kinds = [action.kind for action in actions]
-    if not any(kind in _CUBE_KINDS for kind in kinds) or ActionKind.BEAVER in kinds:
+    if not decisions.any_to_rate or any(action.kind is ActionKind.BEAVER for action in actions):
         return False
+    # The .mat names Black and White, so gnubg's blocks name them too.
     verdicts = gnubg_cube_verdicts(export_mat(rules, actions, PerSide("Black", "White")))
-    ours = [entry for entry in entries if entry["kind"] in _CUBE_KINDS.values()]
-    if [entry["kind"] for entry in ours] != [verdict["kind"] for verdict in verdicts]:
-        raise CubeMismatch("GNU Backgammon's record of the cube actions differs from the game's")
-    for entry, verdict in zip(ours, verdicts, strict=True):
-        entry.update(cube_error=verdict["error"], proper=verdict["proper"])
+    ours = decisions.expected
+    if [_decision_key(item) for item in ours] != [_decision_key(verdict) for verdict in verdicts]:
+        raise CubeMismatch("GNU Backgammon's record of the decisions differs from the game's")
+    for item, verdict in zip(ours, verdicts, strict=True):
+        if item["kind"] == "roll" and not (verdict["rated"] and item["could_double"]):
+            # Not rated by gnubg (a dead cube) or not a choice the site gave the player.
+            continue
+        entries[item["index"]].update(cube_error=verdict["error"], proper=verdict["proper"])
     return True
+
+
+def _decision_key(decision: dict[str, Any]) -> tuple[Any, ...]:
+    if decision["kind"] == "roll":
+        return ("roll", decision["player"], tuple(decision["dice"]))
+    return (decision["kind"],)
 
 
 def _entry(before: MatchState, action: Action, after: MatchState) -> dict[str, Any]:
@@ -102,8 +144,9 @@ def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any
     """Per side: unforced plays, equity lost, error rate in mEMG per unforced play (as gnubg
     reports it), doubtful plays, errors and blunders, luck, and a performance rating in
     eXtreme Gammon's scale (PR = 500 x equity lost per unforced decision: half the mEMG rate).
-    The error rate and PR count checker plays; actual cube actions (doubles, takes, passes) are
-    summed apart as ``cube_lost`` (gnubg's verdicts; a missed double is not rated yet)."""
+    The error rate and PR count checker plays; cube decisions (doubles, takes, passes, and
+    rolling where a double was possible: a "no double") are counted and summed apart as
+    ``cube_decisions`` and ``cube_lost`` (gnubg's verdicts), with ``missed_doubles``."""
     summary = {}
     for side in Side:
         plays = [e for e in entries if e["kind"] == "play" and e["side"] == side and e["choices"] > 1]
@@ -119,6 +162,8 @@ def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any
             "blunders": sum(e["equity_loss"] >= BLUNDER for e in plays),
             "cube_decisions": sum(1 for e in entries if "cube_error" in e and e["side"] == side),
             "cube_lost": round(sum(e.get("cube_error", 0.0) for e in entries if e["side"] == side), 4),
+            "missed_doubles": sum(1 for e in entries if e["kind"] == "roll" and e["side"] == side
+                                  and e.get("cube_error", 0.0) > 0),
             "luck": round(sum(e.get("luck", 0.0) for e in entries if e["kind"] == "roll" and e["side"] == side), 3),
         }
     return summary

@@ -70,6 +70,8 @@ class ReplayPage:
     chart: Chart | None
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
     message: str = ""
+    no_double: dict[str, Any] | None = None
+    """gnubg's verdict on rolling rather than doubling, before this play's roll."""
 
     @property
     def previous(self) -> int | None:
@@ -121,9 +123,10 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
     item = current.action
     verdict = entries[item.number - 1] if item is not None and len(entries) >= item.number else None
     roll = current.roll
-    luck = None
+    luck = no_double = None
     if roll is not None and len(entries) >= roll.number:
         luck = entries[roll.number - 1].get("luck")
+        no_double = entries[roll.number - 1] if "cube_error" in entries[roll.number - 1] else None
     acting = state.actor if state.actor is not None else state.turn
     return ReplayPage(
         game=game, step=step, last=len(steps) - 1, current=current,
@@ -136,6 +139,7 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
         players=results.get("players", {}),
         # Messages are private between the two players, here as on the game page.
         message=item.message if item is not None and game.side_of(user) is not None else "",
+        no_double=no_double,
     )
 
 

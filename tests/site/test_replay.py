@@ -113,3 +113,41 @@ def test_a_double_and_a_pass_show_gnubgs_cube_verdict(alice: Any, bob: Any, alic
     body = page(alice_client, game, 1)  # the double
     assert "Right cube action" in body and double["proper"] in body
     assert f"{double['cube_error']:.3f}" in body
+
+
+def test_a_missed_double_shows_beside_the_play_that_followed(alice: Any, bob: Any, alice_client: Client,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             django_capture_on_commit_callbacks: Any) -> None:
+    from backgammon.engine.actions import Action
+    from backgammon.services.games import roll_request
+    from tests.site.gamebuilder import act, scripted_dice, start_game
+    from tests.site.test_analysis import worst_and_best
+
+    def play(game: Game, player: Any, *, worst: bool) -> Game:
+        if game.state().can_double():
+            game = act(game, player, roll_request())  # rolls rather than doubling
+        chosen = worst_and_best(game)[0 if worst else 1]
+        return act(game, player, Action.play([(m.origin, m.destination) for m in chosen.moves]))
+
+    scripted_dice(monkeypatch).then((3, 1), (6, 4), (4, 4))
+    game = start_game(alice, bob, variant="MP", match_length=0)
+    game = play(game, alice, worst=False)
+    assert game.state().can_double()
+    game = play(game, bob, worst=True)  # Bob rolls (he may double: rightly not) and plays his worst
+    game = play(game, alice, worst=False)  # Alice rolls 44 where gnubg doubles: a missed double
+    game = act(game, bob, Action.resign(1))
+    game = act(game, alice, Action.accept_resign())
+    analysis = analysed(game, alice, django_capture_on_commit_callbacks)
+    assert analysis.status == "done", analysis.failure
+    rolls = [entry for entry in analysis.results["actions"] if entry["kind"] == "roll"]
+    assert "cube_error" not in rolls[0]  # the opening roll: no cube decision
+    assert rolls[1]["side"] == 1 and rolls[1]["cube_error"] == 0.0
+    assert rolls[1]["proper"].startswith("No double")
+    missed = rolls[2]
+    assert missed["side"] == 0 and missed["cube_error"] > 0.05 and missed["proper"].startswith("Double")
+    black = analysis.results["players"]["black"]
+    assert (black["cube_decisions"], black["missed_doubles"], black["cube_lost"]) == (1, 1, missed["cube_error"])
+    body = page(alice_client, game, 2)  # Alice's play of the 44
+    assert f"No double</dt><dd class=\"replay__no-double\">gnubg: {missed['proper']} (missed double, -{missed['cube_error']:.3f})" in body
+    assert "(missed double," not in page(alice_client, game, 1)  # Bob rolled rightly
+    assert "No double</dt>" in page(alice_client, game, 1)
