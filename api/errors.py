@@ -11,7 +11,7 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 
 from backgammon.services import Refusal, Rejected
 
-__all__ = ["REFUSAL_STATUS", "UNAUTHORISED", "install_error_handlers", "validation_sentence"]
+__all__ = ["REFUSAL_STATUS", "STALE", "UNAUTHORISED", "install_error_handlers", "validation_sentence"]
 
 REFUSAL_STATUS = {
     Refusal.NOT_FOUND: 404,
@@ -20,6 +20,11 @@ REFUSAL_STATUS = {
     Refusal.STALE: 409,
     Refusal.ILLEGAL: 422,
 }
+STALE = (
+    "This game has moved on since you read it: read it again and send its current "
+    "action_number as expected_action_number."
+)
+"""The API's words for a stale action (the pages' own sentence asks a person to reload)."""
 UNAUTHORISED = (
     "Send a valid API token in the header 'Authorization: Bearer TOKEN' "
     "(POST /api/v1/token or your profile page gives you one)."
@@ -54,7 +59,8 @@ def install_error_handlers(api: NinjaAPI) -> None:
         return api.create_response(request, {"detail": message}, status=status)
 
     def rejected(request: HttpRequest, exc: Rejected) -> HttpResponse:
-        return detail(request, exc.message, REFUSAL_STATUS[exc.kind])
+        message = STALE if exc.kind is Refusal.STALE else exc.message
+        return detail(request, message, REFUSAL_STATUS[exc.kind])
 
     def invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         return detail(request, validation_sentence(exc.errors), 422)

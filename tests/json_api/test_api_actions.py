@@ -88,7 +88,11 @@ def test_not_your_turn_is_403(game: Game, bob_api: Any) -> None:
 
 def test_a_stale_action_number_is_409(game: Game, alice_api: Any) -> None:
     response = refused(alice_api, game, "play", game.action_count - 1, move="8/5 6/5")
-    assert response.status_code == 409 and response.json()["detail"].startswith("This game has moved on")
+    assert response.status_code == 409
+    assert response.json()["detail"] == (
+        "This game has moved on since you read it: read it again and send its current "
+        "action_number as expected_action_number."
+    )
 
 
 def test_an_unknown_game_is_404(alice_api: Any) -> None:
