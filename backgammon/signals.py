@@ -3,6 +3,12 @@
 * ``game_changed`` is sent after a game's actions are committed: ``game_id``, ``action_number``
   (the game's ``action_count`` now) and ``actor_id`` (who must act next, or None).
 * ``challenge_created`` is sent after a challenge is committed: ``challenge_id``, ``challenged_id``.
+* ``match_finished`` is sent when a game (a whole match, or a single game) ends, INSIDE the
+  transaction that ends it and under the game's row lock: ``game`` (saved, status finished or
+  aborted, ``winner`` set or None) and ``how`` ("played": the players finished it, a drop,
+  resignation or timeout included; "adjudicated" or "aborted": staff ended it). A receiver's
+  writes (ratings, ladder places, tournament rounds) commit or roll back with the result itself;
+  a receiver that raises rolls the whole action back, so receivers must not fail on bad luck.
 * ``worker_tick`` is sent by every task worker every ``WORKER_TICK_SECONDS``, from its sweep
   thread: a place for periodic safety nets.
 * ``register_untimed_players`` lets an app name players who are never put on the clock (the
@@ -18,12 +24,14 @@ from django.dispatch import Signal
 __all__ = [
     "challenge_created",
     "game_changed",
+    "match_finished",
     "register_untimed_players",
     "untimed_player_ids",
     "worker_tick",
 ]
 
 game_changed = Signal()
+match_finished = Signal()
 challenge_created = Signal()
 worker_tick = Signal()
 

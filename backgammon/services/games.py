@@ -27,7 +27,7 @@ from backgammon.engine.match_json import state_to_dict
 from backgammon.engine.notation import format_play
 from backgammon.engine.plays import find_play
 from backgammon.models import Game, GameAction
-from backgammon.signals import game_changed, untimed_player_ids
+from backgammon.signals import game_changed, match_finished, untimed_player_ids
 
 from .log_facts import action_facts
 from .refusals import ActionRejected, Refusal
@@ -160,13 +160,16 @@ def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int)
     game.actor_id = None if actor is None else _player_id(game, actor)
     untimed = game.actor_id is not None and untimed_player_ids([game.actor_id])
     game.deadline = None if actor is None or untimed else now + game.time_limit
-    if state.phase is Phase.MATCH_OVER:
+    finished = state.phase is Phase.MATCH_OVER and game.status == Game.Status.ACTIVE
+    if finished:
         game.status = Game.Status.FINISHED
         winner = state.match_winner
         game.winner_id = None if winner is None else _player_id(game, winner)
         game.result = result_text(game, state)
     game._state_cache = state  # type: ignore[attr-defined]
     game.save(update_fields=_SNAPSHOT_FIELDS)
+    if finished:
+        match_finished.send(sender=Game, game=game, how="played")
 
 
 def write_state_columns(game: Game, state: MatchState) -> None:

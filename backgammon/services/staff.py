@@ -7,6 +7,7 @@ from typing import Any
 from django.db import transaction
 
 from backgammon.models import Game, StaffAction
+from backgammon.signals import match_finished
 
 from .games import _locked_game
 from .refusals import ActionRejected
@@ -30,12 +31,13 @@ def _checked(game_id: int, staff: Any, reason: str) -> tuple[Game, str]:
     return game, reason
 
 
-def _close(game: Game, status: str, result: str) -> None:
+def _close(game: Game, status: str, result: str, *, how: str) -> None:
     game.status = status
     game.actor = None
     game.deadline = None
     game.result = result[:200]
     game.save(update_fields=["status", "actor", "deadline", "result", "winner", "updated_at"])
+    match_finished.send(sender=Game, game=game, how=how)
 
 
 def game_abort(*, game_id: int, staff: Any, reason: str) -> Game:
@@ -43,7 +45,7 @@ def game_abort(*, game_id: int, staff: Any, reason: str) -> Game:
     with transaction.atomic():
         game, reason = _checked(game_id, staff, reason)
         StaffAction.objects.create(game=game, staff=staff, kind=StaffAction.Kind.ABORT, reason=reason)
-        _close(game, Game.Status.ABORTED, f"Aborted by staff: {reason}")
+        _close(game, Game.Status.ABORTED, f"Aborted by staff: {reason}", how="aborted")
         return game
 
 
@@ -57,5 +59,10 @@ def game_adjudicate(*, game_id: int, staff: Any, winner: Any, reason: str) -> Ga
             game=game, staff=staff, kind=StaffAction.Kind.ADJUDICATE, winner=winner, reason=reason
         )
         game.winner = winner
-        _close(game, Game.Status.FINISHED, f"Adjudicated to {winner.get_username()} by staff: {reason}")
+        _close(
+            game,
+            Game.Status.FINISHED,
+            f"Adjudicated to {winner.get_username()} by staff: {reason}",
+            how="adjudicated",
+        )
         return game
