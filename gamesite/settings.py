@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "backgammon",
     "bots",
     "analysis",
+    "tournaments",
     "django_tasks",
     "django_tasks_db",
     "csp",

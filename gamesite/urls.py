@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("api.urls")),
     path("", include("backgammon.urls")),
     path("", include("analysis.urls")),
+    path("", include("tournaments.urls")),
 ]

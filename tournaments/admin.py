@@ -1,0 +1,1 @@
+"""Django admin for the competition: each area registers its models here."""

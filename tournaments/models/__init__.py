@@ -1,0 +1,2 @@
+"""The competition's models, one module per area (ratings, ladders, tournaments), imported here
+so that Django finds them."""
