@@ -45,6 +45,7 @@ __all__ = [
     "match_length_of",
     "rating_apply",
     "rating_changes",
+    "rating_history",
     "rating_of",
     "ratings_of",
     "upset_chance",
@@ -109,6 +110,17 @@ def ratings_of(user: Any) -> dict[str, tuple[float, int]]:
 
     found = {row.variant: (row.rating, row.experience) for row in Rating.objects.filter(player=user)}
     return {code: found.get(code, (STARTING_RATING, 0)) for code in RATED_VARIANTS}
+
+
+def rating_history(user: Any) -> dict[str, list[Any]]:
+    """{variant code: the player's RatingChange rows, oldest first} for the variants they have
+    played rated matches in."""
+    from tournaments.models import RatingChange
+
+    history: dict[str, list[Any]] = {}
+    for change in RatingChange.objects.filter(player=user).order_by("created_at", "pk"):
+        history.setdefault(change.variant, []).append(change)
+    return history
 
 
 def counts_for_rating(game: Game, how: str) -> bool:

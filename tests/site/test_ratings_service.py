@@ -12,11 +12,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from gamebuilder import act, fast_passwords, scripted_dice, start_game, starting_from  # noqa: F401
 
+from accounts.models import Profile
 from backgammon.engine.actions import Action
 from backgammon.engine.board import PerSide
 from backgammon.models import Game
 from backgammon.services import game_abort, game_adjudicate
-from accounts.models import Profile
 from bots.accounts import create_bot_accounts
 from bots.models import Bot
 from tests.site.racing import race
