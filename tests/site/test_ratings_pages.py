@@ -87,3 +87,15 @@ def test_the_help_page_publishes_the_formula(client: Client) -> None:
     for example in ("2.00", "+4.49", "−4.49", "17.32"):
         assert example in body
     assert 'aria-current="page"' in body
+
+
+def test_the_game_page_shows_what_the_rated_match_did_to_the_ratings(
+    alice: Any, bob: Any, client_for: Any, two_rated_games: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = client_for(bob).get(reverse("backgammon:game", args=[two_rated_games[0]])).content.decode()
+    assert '<p class="result__ratings">Rating changes: bob +10.00, alice -10.00.</p>' in body
+    scripted_dice(monkeypatch).then((3, 1))
+    unrated = act(start_game(alice, bob, "BX", rated=False), alice, Action.resign(1))
+    unrated = act(unrated, bob, Action.accept_resign())
+    body = client_for(bob).get(reverse("backgammon:game", args=[unrated.pk])).content.decode()
+    assert unrated.status == "finished" and "Rating changes" not in body
