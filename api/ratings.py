@@ -1,20 +1,17 @@
-"""Ratings as the API shows them.
-
-Rated play has not started yet (the competition issue brings ratings), so every player stands at
-the starting rating with no experience in each rated variant; money play is never rated.
-"""
+"""Ratings as the API shows them: every rated variant (money play never is), rounded to cents."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from backgammon.engine import VARIANTS
+from tournaments.ratings import RATED_VARIANTS, STARTING_RATING, ratings_of
 
 __all__ = ["RATED_VARIANTS", "STARTING_RATING", "player_ratings"]
 
-STARTING_RATING = 1500.0
-RATED_VARIANTS = tuple(code for code, variant in VARIANTS.items() if not variant.money)
-
 
 def player_ratings(user: Any) -> dict[str, dict[str, float | int]]:
-    return {code: {"rating": STARTING_RATING, "experience": 0} for code in RATED_VARIANTS}
+    """{code: {"rating": float, "experience": int}} for every rated variant code."""
+    return {
+        code: {"rating": round(rating, 2), "experience": experience}
+        for code, (rating, experience) in ratings_of(user).items()
+    }

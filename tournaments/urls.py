@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from django.urls import path  # noqa: F401  (each area adds its paths)
+from django.urls import path
+
+from tournaments import rating_views
 
 app_name = "tournaments"
-urlpatterns: list = []
+urlpatterns: list = [
+    path("players/<str:username>/", rating_views.player, name="player"),
+    path("help/ratings/", rating_views.help_ratings, name="help_ratings"),
+]
