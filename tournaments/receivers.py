@@ -6,8 +6,27 @@ results from ``backgammon.signals.match_finished``, inside the transaction that 
 
 from __future__ import annotations
 
+from typing import Any
+
+from backgammon import signals
+
 __all__ = ["connect"]
+
+
+def _ladder_result(*, game: Any, **_: Any) -> None:
+    from tournaments.ladders import ladder_record_result
+
+    ladder_record_result(game=game)
+
+
+def _ladder_inactivity(**_: Any) -> None:
+    # The worker's tick thread: database work only.
+    from tournaments.ladders import ladder_drop_inactive
+
+    ladder_drop_inactive()
 
 
 def connect() -> None:
     """Connect every area's receivers (called once, from TournamentsConfig.ready)."""
+    signals.match_finished.connect(_ladder_result, dispatch_uid="ladders-match-finished")
+    signals.worker_tick.connect(_ladder_inactivity, dispatch_uid="ladders-worker-tick")

@@ -1,2 +1,3 @@
 """The competition's models, one module per area (ratings, ladders, tournaments), imported here
 so that Django finds them."""
+from tournaments.models.ladders import Ladder, LadderMatch, LadderRung  # noqa: F401
