@@ -1,1 +1,59 @@
 """Django admin for the competition: each area registers its models here."""
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin
+
+from backgammon.models import TIME_LIMITS
+from tournaments.models import Ladder, LadderMatch, LadderRung
+
+
+def _duration(value: str) -> timedelta:
+    return next(limit for limit, _ in TIME_LIMITS if str(limit) == value)
+
+
+class LadderForm(forms.ModelForm):
+    # The site's per-move limits to choose from, as on the New game page.
+    time_limit = forms.TypedChoiceField(
+        choices=[(str(limit), label) for limit, label in TIME_LIMITS], coerce=_duration
+    )
+
+    class Meta:
+        model = Ladder
+        fields = ["name", "variant", "match_length", "time_limit", "members_only", "inactivity_days"]
+
+
+class LadderRungInline(admin.TabularInline):
+    model = LadderRung
+    extra = 0
+    fields = ["rank", "player", "wins", "losses", "joined_at", "last_game_at"]
+    readonly_fields = fields
+    can_delete = False
+    ordering = ["rank"]
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False  # players join through the site; ranks move only through the services
+
+
+@admin.register(Ladder)
+class LadderAdmin(admin.ModelAdmin):
+    list_display = ["name", "variant", "match_length", "time_limit", "members_only", "inactivity_days"]
+    list_filter = ["variant", "members_only"]
+    form = LadderForm
+    inlines = [LadderRungInline]
+
+    def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(LadderMatch)
+class LadderMatchAdmin(admin.ModelAdmin):
+    list_display = ["ladder", "challenger", "defender", "winner", "finished_at"]
+    list_filter = ["ladder"]
+    readonly_fields = ["ladder", "challenge", "challenger", "defender", "winner", "finished_at"]
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False

@@ -23,7 +23,7 @@ from tournaments.models import Ladder, LadderMatch, LadderRung
 __all__ = [
     "CHALLENGE_REACH",
     "MAX_OPEN_CHALLENGES",
-    "AlreadyOnLadder",
+    "LadderConflict",
     "LadderRejected",
     "challengeable_ranks",
     "ladder_challenge",
@@ -46,8 +46,8 @@ class LadderRejected(Rejected):
     """A ladder request that is not allowed; nothing was changed."""
 
 
-class AlreadyOnLadder(LadderRejected):
-    """Joining a ladder one is already on (the API answers 409)."""
+class LadderConflict(LadderRejected):
+    """Joining a ladder one is on, or leaving one is not on (the API answers 409)."""
 
 
 def _locked_ladder(ladder_id: int) -> Ladder:
@@ -106,7 +106,7 @@ def ladder_join(*, ladder_id: int, player: Any) -> LadderRung:
     with transaction.atomic():
         ladder = _locked_ladder(ladder_id)
         if ladder.rungs.filter(player=player).exists():
-            raise AlreadyOnLadder(f"You are already on the ladder {ladder.name}.")
+            raise LadderConflict(f"You are already on the ladder {ladder.name}.")
         bottom = ladder.rungs.count()
         return LadderRung.objects.create(ladder=ladder, player=player, rank=bottom + 1)
 
@@ -123,7 +123,7 @@ def ladder_leave(*, ladder_id: int, player: Any) -> None:
         ladder = _locked_ladder(ladder_id)
         rung = ladder.rungs.filter(player=player).first()
         if rung is None:
-            raise LadderRejected(f"You are not on the ladder {ladder.name}.")
+            raise LadderConflict(f"You are not on the ladder {ladder.name}.")
         _remove(rung)
 
 
