@@ -25,6 +25,7 @@ __all__ = [
     "MAX_OPEN_CHALLENGES",
     "LadderConflict",
     "LadderRejected",
+    "challengeable_player_ids",
     "challengeable_ranks",
     "ladder_challenge",
     "ladder_create",
@@ -140,6 +141,20 @@ def challengeable_ranks(rank: int) -> range:
     return range(max(1, rank - CHALLENGE_REACH), rank)
 
 
+def challengeable_player_ids(ladder: Ladder, player: Any) -> set[int]:
+    """Whom ``player`` may challenge on ``ladder`` now (none when off it or at the open limit)."""
+    mine = ladder.rungs.filter(player=player).first() if player.is_authenticated else None
+    if mine is None or _open_count(ladder, player) >= MAX_OPEN_CHALLENGES:
+        return set()
+    reach = challengeable_ranks(mine.rank)
+    return set(ladder.rungs.filter(rank__gte=reach.start, rank__lt=reach.stop)
+               .values_list("player_id", flat=True))
+
+
+def _open_count(ladder: Ladder, player: Any) -> int:
+    return open_ladder_matches(ladder).filter(challenger=player).count()
+
+
 def _opponent_rung(ladder: Ladder, challenger: Any, opponent: str) -> tuple[LadderRung, LadderRung]:
     mine = ladder.rungs.filter(player=challenger).first()
     if mine is None:
@@ -165,7 +180,7 @@ def ladder_challenge(*, ladder_id: int, challenger: Any, opponent: str) -> Chall
     with transaction.atomic():
         ladder = _locked_ladder(ladder_id)
         _, theirs = _opponent_rung(ladder, challenger, opponent)
-        if open_ladder_matches(ladder).filter(challenger=challenger).count() >= MAX_OPEN_CHALLENGES:
+        if _open_count(ladder, challenger) >= MAX_OPEN_CHALLENGES:
             raise LadderRejected(f"You already have {MAX_OPEN_CHALLENGES} open challenges on the "
                                  f"ladder {ladder.name}: finish one first.")
         challenge = challenge_create(
