@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import admin
 
 from backgammon.models import TIME_LIMITS
+from tournaments.ladders import LadderRejected, ladder_terms
 from tournaments.models import Ladder, LadderMatch, LadderRung
 
 
@@ -21,16 +22,28 @@ class LadderForm(forms.ModelForm):
 
     class Meta:
         model = Ladder
-        fields = ["name", "variant", "match_length", "time_limit", "members_only", "inactivity_days"]
+        fields = ("name", "variant", "match_length", "time_limit", "members_only", "inactivity_days")
+
+    def clean(self):  # type: ignore[no-untyped-def]
+        # The same terms as the API's: a single game has no match length, a match has one.
+        data = super().clean()
+        if {"variant", "match_length", "time_limit"} <= data.keys():
+            try:
+                data["variant"], data["match_length"] = ladder_terms(
+                    variant=data["variant"], match_length=data["match_length"] or None,
+                    time_limit=data["time_limit"])
+            except LadderRejected as refusal:
+                raise forms.ValidationError(refusal.message) from None
+        return data
 
 
 class LadderRungInline(admin.TabularInline):
     model = LadderRung
     extra = 0
-    fields = ["rank", "player", "wins", "losses", "joined_at", "last_game_at"]
+    fields = ("rank", "player", "wins", "losses", "joined_at", "last_game_at")
     readonly_fields = fields
     can_delete = False
-    ordering = ["rank"]
+    ordering = ("rank",)
 
     def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False  # players join through the site; ranks move only through the services
@@ -38,10 +51,10 @@ class LadderRungInline(admin.TabularInline):
 
 @admin.register(Ladder)
 class LadderAdmin(admin.ModelAdmin):
-    list_display = ["name", "variant", "match_length", "time_limit", "members_only", "inactivity_days"]
-    list_filter = ["variant", "members_only"]
+    list_display = ("name", "variant", "match_length", "time_limit", "members_only", "inactivity_days")
+    list_filter = ("variant", "members_only")
     form = LadderForm
-    inlines = [LadderRungInline]
+    inlines = (LadderRungInline,)
 
     def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
         if not change:
@@ -51,9 +64,9 @@ class LadderAdmin(admin.ModelAdmin):
 
 @admin.register(LadderMatch)
 class LadderMatchAdmin(admin.ModelAdmin):
-    list_display = ["ladder", "challenger", "defender", "winner", "finished_at"]
-    list_filter = ["ladder"]
-    readonly_fields = ["ladder", "challenge", "challenger", "defender", "winner", "finished_at"]
+    list_display = ("ladder", "challenger", "defender", "winner", "finished_at")
+    list_filter = ("ladder",)
+    readonly_fields = ("ladder", "challenge", "challenger", "defender", "winner", "finished_at")
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         return False

@@ -33,6 +33,7 @@ __all__ = [
     "ladder_join",
     "ladder_leave",
     "ladder_record_result",
+    "ladder_terms",
     "open_ladder_matches",
 ]
 
@@ -68,6 +69,19 @@ def _ladder_match_length(variant: str, match_length: int | None) -> int:
     return match_length
 
 
+def ladder_terms(*, variant: str, match_length: int | None, time_limit: timedelta) -> tuple[str, int]:
+    """The variant code and stored match length (0 for a single game) of acceptable ladder
+    terms; LadderRejected says what is wrong otherwise (the admin's form asks here too)."""
+    variant = variant.strip().upper()
+    if variant not in VARIANTS or VARIANTS[variant].money:
+        rated = ", ".join(code for code, v in VARIANTS.items() if not v.money)
+        raise LadderRejected(f"A ladder is played in a rated variant: one of {rated}.")
+    length = _ladder_match_length(variant, match_length)
+    if time_limit not in _TIME_LIMIT_VALUES:
+        raise LadderRejected("Choose a time limit per move from the site's list, e.g. 24 or 48 hours.")
+    return variant, length
+
+
 def ladder_create(
     *,
     staff: Any,
@@ -84,13 +98,7 @@ def ladder_create(
     name = name.strip()
     if not name or len(name) > 100:
         raise LadderRejected("Give the ladder a name of 1 to 100 characters.")
-    variant = variant.strip().upper()
-    if variant not in VARIANTS or VARIANTS[variant].money:
-        rated = ", ".join(code for code, v in VARIANTS.items() if not v.money)
-        raise LadderRejected(f"A ladder is played in a rated variant: one of {rated}.")
-    length = _ladder_match_length(variant, match_length)
-    if time_limit not in _TIME_LIMIT_VALUES:
-        raise LadderRejected("Choose a time limit per move from the site's list, e.g. 24 or 48 hours.")
+    variant, length = ladder_terms(variant=variant, match_length=match_length, time_limit=time_limit)
     if inactivity_days is not None and not 1 <= inactivity_days <= 365:
         raise LadderRejected("A ladder drops inactive players after 1 to 365 days.")
     if Ladder.objects.filter(name__iexact=name).exists():

@@ -39,7 +39,7 @@ class Ladder(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["variant", "time_limit", "name"]
+        ordering = ("variant", "time_limit", "name")
 
     def __str__(self) -> str:
         return self.name
@@ -61,11 +61,11 @@ class LadderRung(models.Model):
     last_game_at = models.DateTimeField(null=True, blank=True, help_text="when a ladder game last ended")
 
     class Meta:
-        ordering = ["ladder", "rank"]
+        ordering = ("ladder", "rank")
         # Ranks are not unique in the database: a move shifts a run of ranks by one, which a
         # unique index would refuse half way; the ladder's row lock keeps them consistent.
-        constraints = [models.UniqueConstraint(fields=["ladder", "player"], name="one_rung_per_player")]
-        indexes = [models.Index(fields=["ladder", "rank"])]
+        constraints = (models.UniqueConstraint(fields=["ladder", "player"], name="one_rung_per_player"),)
+        indexes = (models.Index(fields=["ladder", "rank"]),)
 
     def __str__(self) -> str:
         return f"{self.ladder}: #{self.rank} {self.player}"
