@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backgammon.signals import match_finished
+from backgammon import signals
 
 __all__ = ["connect"]
 
@@ -19,6 +19,21 @@ def _rate_the_match(sender: Any, game: Any, how: str, **kwargs: Any) -> None:
     rating_apply(game=game, how=how)
 
 
+def _ladder_result(*, game: Any, **_: Any) -> None:
+    from tournaments.ladders import ladder_record_result
+
+    ladder_record_result(game=game)
+
+
+def _ladder_inactivity(**_: Any) -> None:
+    # The worker's tick thread: database work only.
+    from tournaments.ladders import ladder_drop_inactive
+
+    ladder_drop_inactive()
+
+
 def connect() -> None:
     """Connect every area's receivers (called once, from TournamentsConfig.ready)."""
-    match_finished.connect(_rate_the_match, dispatch_uid="tournaments.ratings")
+    signals.match_finished.connect(_rate_the_match, dispatch_uid="tournaments.ratings")
+    signals.match_finished.connect(_ladder_result, dispatch_uid="ladders-match-finished")
+    signals.worker_tick.connect(_ladder_inactivity, dispatch_uid="ladders-worker-tick")

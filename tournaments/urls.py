@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import rating_views
+from tournaments import ladder_views, rating_views
 
 app_name = "tournaments"
 urlpatterns: list = [
     path("players/<str:username>/", rating_views.player, name="player"),
     path("help/ratings/", rating_views.help_ratings, name="help_ratings"),
+    path("ladders/", ladder_views.ladders, name="ladders"),
+    *(
+        path(f"ladders/<int:ladder_id>/{action}/", ladder_views.ladder_action, {"action": action},
+             name=f"ladder_{action}")
+        for action in ("join", "leave", "challenge")
+    ),
 ]
