@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 import threading
 import time
+from datetime import timedelta
 from typing import Any
 
 import pytest

@@ -50,7 +50,7 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["-created_at", "-pk"]
+        ordering = ("-created_at", "-pk")
 
     def __str__(self) -> str:
         return self.name
@@ -65,10 +65,10 @@ class Entry(models.Model):
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["seed", "joined_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")
-        ]
+        ordering = ("seed", "joined_at", "pk")
+        constraints = (
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player"),
+        )
 
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
@@ -100,10 +100,10 @@ class TournamentMatch(models.Model):
     adjudication = models.CharField(max_length=500, blank=True, help_text="staff's logged reason")
 
     class Meta:
-        ordering = ["round", "slot"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "round", "slot"], name="one_match_per_slot")
-        ]
+        ordering = ("round", "slot")
+        constraints = (
+            models.UniqueConstraint(fields=["tournament", "round", "slot"], name="one_match_per_slot"),
+        )
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.round} match {self.slot}"
