@@ -24,6 +24,7 @@ from api.game_json import game_json
 from api.ladders import router as ladders_router
 from api.ratings import player_ratings
 from api.tokens import TokenRejected, token_create
+from api.tournaments import router as tournaments_router
 from backgammon.action_input import SIMPLE_ACTIONS, resign_action, typed_play
 from backgammon.engine.actions import Action
 from backgammon.models import Challenge, Game
@@ -58,6 +59,7 @@ api = NinjaAPI(
 )
 install_error_handlers(api)
 api.add_router("/ladders", ladders_router)
+api.add_router("", tournaments_router)
 
 _ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}

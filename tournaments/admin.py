@@ -11,7 +11,16 @@ from django.http import HttpRequest
 
 from backgammon.models import TIME_LIMITS
 from tournaments.ladders import LadderRejected, ladder_terms
-from tournaments.models import Ladder, LadderMatch, LadderRung, Rating, RatingChange
+from tournaments.models import (
+    Entry,
+    Ladder,
+    LadderMatch,
+    LadderRung,
+    Rating,
+    RatingChange,
+    Tournament,
+    TournamentMatch,
+)
 
 
 @admin.register(Rating)
@@ -104,3 +113,31 @@ class LadderMatchAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         return False
+
+
+class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = Entry
+    extra = 0
+    # Entries change through the services alone (sign-up, withdrawal, seeding at the start).
+    readonly_fields = ("player", "seed", "joined_at")
+    can_delete = False
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+class MatchInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = TournamentMatch
+    extra = 0
+    # Results come from the games and the services alone (adjudicate through the service).
+    readonly_fields = ("round", "bracket", "slot", "player_a", "player_b", "bye", "game", "winner",
+                       "adjudication")
+    can_delete = False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("name", "variant", "area", "format", "size", "status", "winner")
+    list_filter = ("status", "format", "area", "variant")
+    readonly_fields = ("status", "winner", "started_at", "finished_at")
+    inlines = (EntryInline, MatchInline)

@@ -37,3 +37,18 @@ def connect() -> None:
     signals.match_finished.connect(_rate_the_match, dispatch_uid="tournaments.ratings")
     signals.match_finished.connect(_ladder_result, dispatch_uid="ladders-match-finished")
     signals.worker_tick.connect(_ladder_inactivity, dispatch_uid="ladders-worker-tick")
+    _connect_tournaments()
+
+
+def _connect_tournaments() -> None:
+    from backgammon.signals import match_finished, worker_tick
+    from tournaments.tournaments import on_match_finished
+
+    match_finished.connect(on_match_finished, dispatch_uid="tournaments.on_match_finished")
+    worker_tick.connect(_close_tournament_signups, dispatch_uid="tournaments.close_signups")
+
+
+def _close_tournament_signups(sender: object, **kwargs: object) -> None:
+    from tournaments.tournaments import close_signups
+
+    close_signups()

@@ -12,6 +12,7 @@ from .challenges import (
     challenge_create,
     challenge_decline,
     challenge_withdraw,
+    game_create,
 )
 from .games import (
     game_apply_action,
@@ -40,6 +41,7 @@ __all__ = [
     "game_abort",
     "game_adjudicate",
     "game_apply_action",
+    "game_create",
     "game_enforce_deadline",
     "game_start",
     "games_awaiting",

@@ -27,6 +27,7 @@ __all__ = [
     "challenge_create",
     "challenge_decline",
     "challenge_withdraw",
+    "game_create",
 ]
 
 CHALLENGE_MESSAGE_MAX = 500
@@ -180,21 +181,52 @@ def challenge_accept(*, challenge_id: int, actor: Any) -> Game:
         challenge = _locked_challenge(challenge_id, actor, role="challenged")
         if not challenge.challenger.is_active:
             raise ChallengeRejected(f"The player {challenge.challenger.get_username()} no longer plays here")
-        game = Game.objects.create(
+        game = game_create(
+            black=challenge.challenger,
+            white=challenge.challenged,
             variant=challenge.variant,
             match_length=challenge.match_length,
+            time_limit=challenge.time_limit,
+            rated=challenge.rated,
             jacoby=challenge.jacoby,
             beavers=challenge.beavers,
             automatic_doubles=challenge.automatic_doubles,
             stake=challenge.stake,
-            rated=challenge.rated,
-            time_limit=challenge.time_limit,
-            black=challenge.challenger,
-            white=challenge.challenged,
         )
-        game_start(game=game)
         challenge.game = game
         _close(challenge, Challenge.Status.ACCEPTED)
+        return game
+
+
+def game_create(
+    *,
+    black: Any,
+    white: Any,
+    variant: str,
+    match_length: int,
+    time_limit: timedelta,
+    rated: bool,
+    jacoby: bool = False,
+    beavers: bool = False,
+    automatic_doubles: int = 0,
+    stake: int = 0,
+) -> Game:
+    """Create a game between two players and roll its opening (inside the caller's transaction):
+    an accepted challenge, or a game that starts without one (a tournament's match)."""
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=variant,
+            match_length=match_length,
+            jacoby=jacoby,
+            beavers=beavers,
+            automatic_doubles=automatic_doubles,
+            stake=stake,
+            rated=rated,
+            time_limit=time_limit,
+            black=black,
+            white=white,
+        )
+        game_start(game=game)
         return game
 
 
