@@ -22,6 +22,7 @@ from api.challenge_json import challenge_json, challenge_time_limit
 from api.errors import install_error_handlers
 from api.game_json import game_json
 from api.ratings import player_ratings
+from api.time import router as time_router
 from api.tokens import TokenRejected, token_create
 from backgammon.action_input import SIMPLE_ACTIONS, resign_action, typed_play
 from backgammon.engine.actions import Action
@@ -56,6 +57,7 @@ api = NinjaAPI(
     openapi_url="/openapi.json",
 )
 install_error_handlers(api)
+api.add_router("", time_router)
 
 _ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}
