@@ -107,3 +107,17 @@ def test_more_time_refused_on_the_page_changes_nothing(
     assert response.status_code == status
     assert not TimeGift.objects.exists()
     assert Game.objects.get(pk=game.pk).deadline == game.deadline
+
+
+def test_operators_see_vacations_in_admin_but_book_them_only_through_the_service(
+    alice: Any, make_user: Any, client_for: Any
+) -> None:
+    staff = make_user("operator")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    with time_machine.travel(MONDAY, tick=False):
+        vacation_book(user=alice, start=date(2026, 1, 6), days=2)
+    client = client_for(staff)
+    listing = client.get(reverse("admin:accounts_vacation_changelist"))
+    assert listing.status_code == 200 and "alice" in listing.content.decode()
+    assert client.get(reverse("admin:accounts_vacation_add")).status_code == 403
