@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 import time_machine
-from tests.site.gamebuilder import act, fast_passwords, scripted_dice, start_game  # noqa: F401
 
 from backgammon.engine.actions import Action
 from backgammon.models import Game, TimeGift
+from tests.site.gamebuilder import act, fast_passwords, scripted_dice, start_game  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
