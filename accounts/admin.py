@@ -8,7 +8,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
 from accounts.forms import lookalike_error
-from accounts.models import Profile
+from accounts.models import Profile, Vacation
 from accounts.signals import sync_userid_skeleton
 
 
@@ -60,3 +60,18 @@ class ProfileAdmin(admin.ModelAdmin):
     list_display = ("user", "checker_colours")
     search_fields = ("user__username", "user__email")
     list_select_related = ("user",)
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    """Read-only for operators: bookings go through accounts.vacations, which moves deadlines."""
+
+    list_display = ("user", "start", "days", "created_at")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

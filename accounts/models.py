@@ -41,3 +41,25 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"
+
+
+class Vacation(models.Model):
+    """Whole days, booked ahead, during which every clock of the player's is paused.
+
+    It runs from midnight (site time) of ``start`` for ``days`` days. Booked and cancelled only
+    through accounts.vacations, which keeps the yearly allowance and the no-overlap rule.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    start = models.DateField()
+    days = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("user", "start")
+        indexes = (models.Index(fields=["user", "start"], name="vacation_user_start"),)
+
+    def __str__(self) -> str:
+        return f"{self.user} on vacation from {self.start} for {self.days} days"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import views
+from accounts import vacation_views, views
 
 app_name = "accounts"
 
@@ -9,6 +9,12 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/vacation/", vacation_views.vacation_book_view, name="vacation_book"),
+    path(
+        "profile/vacation/<int:vacation_id>/cancel/",
+        vacation_views.vacation_cancel_view,
+        name="vacation_cancel",
+    ),
     path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path("password/reset/sent/", views.PasswordResetDoneView.as_view(), name="password_reset_done"),

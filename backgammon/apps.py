@@ -7,3 +7,9 @@ class BackgammonConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "backgammon"
     verbose_name = "Backgammon"
+
+    def ready(self) -> None:
+        from accounts.vacations import vacations_changed
+        from backgammon.services.more_time import games_reclock_for_vacation
+
+        vacations_changed.connect(games_reclock_for_vacation, dispatch_uid="backgammon-vacations")

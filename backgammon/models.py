@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from backgammon.engine.game import MatchRules
     from backgammon.engine.match import MatchState
 
-__all__ = ["TIME_LIMITS", "Challenge", "Game", "GameAction", "StaffAction", "time_limit_label"]
+__all__ = [
+    "TIME_LIMITS", "Challenge", "Game", "GameAction", "StaffAction", "TimeGift", "time_limit_label",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -345,3 +347,27 @@ class StaffAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of game #{self.game_id} by {self.staff}"
+
+
+class TimeGift(models.Model):
+    """More time one player gave the other on a move (services.more_time), shown to both."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="time_gifts")
+    giver = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    receiver = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    extra = models.DurationField()
+    after_action = models.PositiveIntegerField(help_text="the game's action_count when given")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("game", "created_at")
+
+    def __str__(self) -> str:
+        return f"#{self.game_id}: {self.giver} gave {self.receiver} {self.extra}"
+
+    @property
+    def words(self) -> str:
+        """E.g. "alice gave bob 3 more days"."""
+        days = self.extra.days
+        amount = f"{days} more day{'s' if days != 1 else ''}" if days else f"{self.extra} more"
+        return f"{self.giver.get_username()} gave {self.receiver.get_username()} {amount}"

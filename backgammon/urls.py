@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from backgammon.views import game, lobby
+from backgammon.views import clock, game, lobby
 
 app_name = "backgammon"
 
@@ -17,5 +17,6 @@ urlpatterns = [
     path("games/<int:game_id>/", game.game, name="game"),
     path("games/<int:game_id>/act/", game.game_act, name="game_act"),
     path("games/<int:game_id>/poll/", game.game_poll, name="game_poll"),
+    path("games/<int:game_id>/time/", clock.game_give_time_view, name="game_give_time"),
     path("games/<int:game_id>/match.mat", game.game_mat, name="game_mat"),
 ]

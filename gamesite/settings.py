@@ -172,6 +172,10 @@ TASKS = {
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
 if DEADLINE_SWEEP_SECONDS < 1:
     raise ImproperlyConfigured("DEADLINE_SWEEP_SECONDS must be at least 1.")
+# Days of vacation each player may book in a calendar year (accounts.vacations).
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
+if VACATION_DAYS_PER_YEAR < 0:
+    raise ImproperlyConfigured("VACATION_DAYS_PER_YEAR must be 0 or more.")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

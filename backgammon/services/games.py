@@ -29,6 +29,7 @@ from backgammon.engine.plays import find_play
 from backgammon.models import Game, GameAction
 from backgammon.signals import game_changed, match_finished, untimed_player_ids
 
+from .clocks import deadline_from
 from .log_facts import action_facts
 from .refusals import ActionRejected, Refusal
 
@@ -159,7 +160,7 @@ def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int)
     actor = state.actor
     game.actor_id = None if actor is None else _player_id(game, actor)
     untimed = game.actor_id is not None and untimed_player_ids([game.actor_id])
-    game.deadline = None if actor is None or untimed else now + game.time_limit
+    game.deadline = None if actor is None or untimed else deadline_from(game, game.actor_id, now)
     finished = state.phase is Phase.MATCH_OVER and game.status == Game.Status.ACTIVE
     if finished:
         game.status = Game.Status.FINISHED

@@ -1,0 +1,54 @@
+"""Time left on a move, in words, saying when the player to act is away on vacation."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django import template
+from django.utils import timezone
+
+from accounts.vacations import vacation_until
+from backgammon.models import Game
+from backgammon.services.clocks import game_vacation_allowed
+
+register = template.Library()
+
+
+def _amount(value: int, unit: str) -> str:
+    return f"{value} {unit}{'' if value == 1 else 's'}"
+
+
+def duration_words(left: timedelta) -> str:
+    """E.g. "2 days 3 hours", "5 hours 10 minutes", "less than a minute"."""
+    minutes = int(left.total_seconds()) // 60
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    if days:
+        parts = [_amount(days, "day")] + ([_amount(hours, "hour")] if hours else [])
+    elif hours:
+        parts = [_amount(hours, "hour")] + ([_amount(minutes, "minute")] if minutes else [])
+    elif minutes:
+        parts = [_amount(minutes, "minute")]
+    else:
+        return "less than a minute"
+    return " ".join(parts)
+
+
+def time_left_words(game: Game, now: datetime | None = None, suffix: str = "") -> str:
+    """"2 days 3 hours (alice is on vacation until 14 March)", or "" when no clock runs.
+
+    ``suffix`` goes after the amount, before the vacation note ("3 days left (...)")."""
+    if game.deadline is None or game.actor_id is None or not game.is_active:
+        return ""
+    now = now or timezone.now()
+    words = duration_words(max(game.deadline - now, timedelta(0))) + suffix
+    back = vacation_until(game.actor_id, now) if game_vacation_allowed(game) else None
+    if back is not None:
+        day = timezone.localtime(back)
+        words += f" ({game.actor.get_username()} is on vacation until {day.day} {day:%B})"
+    return words
+
+
+@register.simple_tag
+def time_left(game: Game, suffix: str = "") -> str:
+    return time_left_words(game, suffix=suffix)
