@@ -48,6 +48,13 @@ class ChallengeForm(forms.Form):
         coerce=lambda seconds: timedelta(seconds=int(seconds)),
         label="Time limit per move",
     )
+    rated = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Rated game",
+        help_text="The result changes both players' ratings for this variant (Help: Ratings). "
+        "Money play is never rated.",
+    )
     message = forms.CharField(
         required=False,
         max_length=CHALLENGE_MESSAGE_MAX,
@@ -83,6 +90,7 @@ class ChallengeForm(forms.Form):
             "variant": data["variant"],
             "match_length": data["match_length"],
             "time_limit": data["time_limit"],
+            "rated": data["rated"] and not VARIANTS[data["variant"]].money,
             "message": data["message"],
             "jacoby": data["jacoby"],
             "beavers": data["beavers"],

@@ -93,6 +93,27 @@ def test_new_game_sends_a_challenge(alice_client: Client, alice: Any, bob: Any) 
 
 
 @pytest.mark.parametrize(
+    ("changes", "rated", "terms"),
+    [
+        ({"rated": "on"}, True, "per move, rated."),
+        ({}, False, "per move, unrated."),  # an unticked box is not sent
+        ({"variant": "MP", "rated": "on"}, False, "stake"),  # money play is never rated
+    ],
+)
+def test_new_game_asks_whether_the_game_is_rated(
+    alice_client: Client, alice: Any, bob: Any, changes: dict[str, str], rated: bool, terms: str
+) -> None:
+    form = alice_client.get(reverse("backgammon:new_game")).content.decode()
+    assert 'name="rated"' in form and "changes both players' ratings" in form
+    alice_client.post(reverse("backgammon:new_game"), form_data(**changes))
+    assert Challenge.objects.get().rated is rated
+    status = alice_client.get(reverse(STATUS)).content.decode()
+    assert terms in " ".join(status.split())
+    if changes.get("variant") == "MP":
+        assert "rated" not in status.split("You challenged", 1)[1].split("</p>", 1)[0]
+
+
+@pytest.mark.parametrize(
     ("changes", "message"),
     [
         ({"opponent": "alice"}, "You cannot challenge yourself"),
