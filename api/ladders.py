@@ -36,6 +36,7 @@ class LadderIn(Schema):
     match_length: int | None = None
     time_limit_hours: float
     members_only: bool = False
+    vacation_days_cap: int | None = None
 
 
 class LadderOut(Schema):
@@ -112,6 +113,7 @@ def ladder_new(request: HttpRequest, body: LadderIn) -> Any:
         match_length=body.match_length,
         time_limit=challenge_time_limit(body.time_limit_hours),
         members_only=body.members_only,
+        vacation_days_cap=body.vacation_days_cap,
     )
     return Status(201, {"id": ladder.pk})
 

@@ -37,6 +37,9 @@ class TournamentIn(Schema):
     size: int
     time_limit_hours: float = 72
     rated: bool = True
+    vacation_days_cap: int | None = Field(
+        None, description="at most this many days of each vacation pause its games; 0: none"
+    )
 
 
 class Created(Schema):
@@ -132,6 +135,7 @@ def create(request: HttpRequest, body: TournamentIn) -> Any:
         staff=request.auth, name=body.name, variant=body.variant, format=body.format,
         size=body.size, time_limit=timedelta(hours=body.time_limit_hours),
         match_length=body.match_length, rated=body.rated,
+        vacation_days_cap=body.vacation_days_cap,
     )
     return Status(201, {"id": made.pk})
 

@@ -65,7 +65,8 @@ class LadderForm(forms.ModelForm):
 
     class Meta:
         model = Ladder
-        fields = ("name", "variant", "match_length", "time_limit", "members_only", "inactivity_days")
+        fields = ("name", "variant", "match_length", "time_limit", "members_only", "inactivity_days",
+                  "vacation_days_cap")
 
     def clean(self):  # type: ignore[no-untyped-def]
         # The same terms as the API's: a single game has no match length, a match has one.
@@ -94,7 +95,8 @@ class LadderRungInline(admin.TabularInline):
 
 @admin.register(Ladder)
 class LadderAdmin(admin.ModelAdmin):
-    list_display = ("name", "variant", "match_length", "time_limit", "members_only", "inactivity_days")
+    list_display = ("name", "variant", "match_length", "time_limit", "members_only", "inactivity_days",
+                    "vacation_days_cap")
     list_filter = ("variant", "members_only")
     form = LadderForm
     inlines = (LadderRungInline,)

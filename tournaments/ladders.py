@@ -19,6 +19,7 @@ from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, challenge_create
 from tournaments.models import Ladder, LadderMatch, LadderRung
+from tournaments.models.vacation_caps import MAX_VACATION_CAP_DAYS
 
 __all__ = [
     "CHALLENGE_REACH",
@@ -91,6 +92,7 @@ def ladder_create(
     time_limit: timedelta,
     members_only: bool = False,
     inactivity_days: int | None = None,
+    vacation_days_cap: int | None = None,
 ) -> Ladder:
     """A new, empty ladder (staff only)."""
     if not getattr(staff, "is_staff", False):
@@ -101,12 +103,16 @@ def ladder_create(
     variant, length = ladder_terms(variant=variant, match_length=match_length, time_limit=time_limit)
     if inactivity_days is not None and not 1 <= inactivity_days <= 365:
         raise LadderRejected("A ladder drops inactive players after 1 to 365 days.")
+    if vacation_days_cap is not None and not 0 <= vacation_days_cap <= MAX_VACATION_CAP_DAYS:
+        raise LadderRejected(
+            f"The vacation cap is 0 to {MAX_VACATION_CAP_DAYS} days, or none to allow them all."
+        )
     if Ladder.objects.filter(name__iexact=name).exists():
         raise LadderRejected(f"There is already a ladder called {name!r}.")
     extra = {} if inactivity_days is None else {"inactivity_days": inactivity_days}
     return Ladder.objects.create(
         name=name, variant=variant, match_length=length, time_limit=time_limit,
-        members_only=members_only, created_by=staff, **extra,
+        members_only=members_only, vacation_days_cap=vacation_days_cap, created_by=staff, **extra,
     )
 
 

@@ -38,6 +38,7 @@ def connect() -> None:
     signals.match_finished.connect(_ladder_result, dispatch_uid="ladders-match-finished")
     signals.worker_tick.connect(_ladder_inactivity, dispatch_uid="ladders-worker-tick")
     _connect_tournaments()
+    _register_vacation_policy()
 
 
 def _connect_tournaments() -> None:
@@ -52,3 +53,10 @@ def _close_tournament_signups(sender: object, **kwargs: object) -> None:
     from tournaments.tournaments import close_signups
 
     close_signups()
+
+
+def _register_vacation_policy() -> None:
+    from backgammon.services.clocks import register_vacation_policy
+    from tournaments.vacation_policy import competition_vacation_cap
+
+    register_vacation_policy(competition_vacation_cap)

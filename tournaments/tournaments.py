@@ -22,6 +22,7 @@ from tournaments.ratings import rating_of
 
 from .brackets import Result, bracket_size, rank_round_robin, round_robin_rounds, seeding_order
 from .models import Entry, Tournament, TournamentMatch
+from .models.vacation_caps import MAX_VACATION_CAP_DAYS
 
 __all__ = [
     "TournamentConflict",
@@ -61,6 +62,7 @@ def tournament_create(
     area: str = Tournament.Area.STANDARD,
     signup_closes_at: Any = None,
     members_only: bool = False,
+    vacation_days_cap: int | None = None,
 ) -> Tournament:
     if not getattr(staff, "is_staff", False):
         raise TournamentRejected("Only staff can create tournaments", Refusal.NOT_PLAYER)
@@ -84,10 +86,14 @@ def tournament_create(
         raise TournamentRejected("Choose the area: standard or casual")
     if time_limit <= timedelta(0):
         raise TournamentRejected("The time limit per move must be positive")
+    if vacation_days_cap is not None and not 0 <= vacation_days_cap <= MAX_VACATION_CAP_DAYS:
+        raise TournamentRejected(
+            f"The vacation cap is 0 to {MAX_VACATION_CAP_DAYS} days, or none to allow them all"
+        )
     return Tournament.objects.create(
         name=name, area=area, variant=variant, match_length=length, format=format, size=size,
         time_limit=time_limit, rated=rated, signup_closes_at=signup_closes_at,
-        members_only=members_only,
+        members_only=members_only, vacation_days_cap=vacation_days_cap,
     )
 
 

@@ -5,9 +5,11 @@ runs for the game's time limit, and is paused by that player's vacations (accoun
 ``game.deadline`` holds the result, so the service's lateness check under the lock and the
 worker's sweep read one column and need no vacation logic of their own.
 
-Ladders and tournaments may forbid vacations in their games: they register a policy with
-``register_vacation_policy(policy)``, a function of the game returning False to keep the clock
-running through vacations. Every game allows them unless some policy says no.
+Ladders and tournaments may cap or forbid vacations in their games: they register a policy with
+``register_vacation_policy(policy)``, a function of the game returning False (or 0) to keep the
+clock running through vacations, a number of days N to let each vacation pause it for at most its
+first N days, or True or None to leave it alone. The strictest answer wins; every game's clocks
+are paused fully unless some policy says otherwise.
 """
 
 from __future__ import annotations
@@ -20,32 +22,72 @@ from accounts.vacations import Interval, clock_end, paused_intervals, running_ti
 from backgammon.models import Game
 
 __all__ = [
+    "VacationPolicy",
+    "capped_pauses",
     "deadline_from",
+    "game_pauses",
     "game_vacation_allowed",
+    "game_vacation_cap",
     "moved_deadline",
     "paused_for",
     "register_vacation_policy",
 ]
 
-_vacation_policies: list[Callable[[Game], bool]] = []
+VacationPolicy = Callable[[Game], bool | int | None]
+"""False or 0: no pause; N: at most N days of each vacation; True or None: no say."""
+
+_vacation_policies: list[VacationPolicy] = []
 
 
-def register_vacation_policy(policy: Callable[[Game], bool]) -> None:
-    """``policy(game)`` returns False when vacations must not pause that game's clocks."""
+def register_vacation_policy(policy: VacationPolicy) -> None:
+    """Let ``policy(game)`` forbid (False or 0) or cap (a number of days) vacations in a game."""
     if policy not in _vacation_policies:
         _vacation_policies.append(policy)
 
 
+def _days_cap(answer: bool | int | None) -> int | None:
+    # bool is an int in Python: True must mean "no say", not "one day".
+    if answer is None or answer is True:
+        return None
+    if answer is False:
+        return 0
+    return max(0, answer)
+
+
+def game_vacation_cap(game: Game) -> int | None:
+    """The most days of each vacation that pause this game's clocks (None: no cap)."""
+    caps = [cap for cap in map(_days_cap, (policy(game) for policy in _vacation_policies))
+            if cap is not None]
+    return min(caps, default=None)
+
+
 def game_vacation_allowed(game: Game) -> bool:
-    """Whether vacations pause this game's clocks (yes, unless a registered policy says no)."""
-    return all(policy(game) for policy in _vacation_policies)
+    """Whether vacations pause this game's clocks at all (yes, unless a policy says no)."""
+    return game_vacation_cap(game) != 0
+
+
+def capped_pauses(pauses: list[Interval], cap_days: int | None) -> list[Interval]:
+    """Each pause cut to its first ``cap_days`` days (all of it when there is no cap)."""
+    if cap_days is None:
+        return list(pauses)
+    limit = timedelta(days=cap_days)
+    cut = [(start, min(end, start + limit)) for start, end in pauses]
+    return [(start, end) for start, end in cut if end > start]
+
+
+def game_pauses(game: Game, pauses: list[Interval]) -> list[Interval]:
+    """A player's vacation intervals as they pause this game's clocks, under its policies."""
+    return capped_pauses(pauses, game_vacation_cap(game))
 
 
 def paused_for(game: Game, user_id: Any, now: datetime) -> list[Interval]:
     """The intervals that pause ``user_id``'s clock in ``game`` from ``now`` on."""
-    if user_id is None or not game_vacation_allowed(game):
+    if user_id is None:
         return []
-    return paused_intervals(user_id, now)
+    cap = game_vacation_cap(game)
+    if cap == 0:
+        return []
+    return [span for span in capped_pauses(paused_intervals(user_id, now), cap) if span[1] > now]
 
 
 def deadline_from(game: Game, user_id: Any, now: datetime) -> datetime:

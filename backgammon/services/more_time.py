@@ -17,7 +17,7 @@ from django.utils import timezone
 from backgammon.models import Game, TimeGift
 from backgammon.signals import game_changed
 
-from .clocks import game_vacation_allowed, moved_deadline, paused_for
+from .clocks import game_pauses, game_vacation_allowed, moved_deadline, paused_for
 from .games import _locked_game, _schedule
 from .refusals import ActionRejected, Refusal
 
@@ -84,6 +84,8 @@ def games_reclock_for_vacation(*, user_id: int, before: list[Any], after: list[A
             continue  # it moved on before we took the lock
         if not game_vacation_allowed(game):
             continue  # this game's clocks run through vacations
-        game.deadline = moved_deadline(game.deadline, now, before=before, after=after)
+        game.deadline = moved_deadline(
+            game.deadline, now, before=game_pauses(game, before), after=game_pauses(game, after)
+        )
         game.save(update_fields=["deadline", "updated_at"])
         _after_commit(game)

@@ -14,6 +14,8 @@ from django.utils import timezone
 
 from backgammon.models import VARIANT_CHOICES, Challenge
 
+from .vacation_caps import vacation_days_cap_field
+
 __all__ = ["DEFAULT_INACTIVITY_DAYS", "Ladder", "LadderMatch", "LadderRung"]
 
 DEFAULT_INACTIVITY_DAYS = 30
@@ -33,6 +35,7 @@ class Ladder(models.Model):
         default=DEFAULT_INACTIVITY_DAYS,
         help_text="a player with no ladder game for this many days drops off the ladder",
     )
+    vacation_days_cap = vacation_days_cap_field()
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -9,6 +9,8 @@ from django.utils import timezone
 
 from backgammon.models import VARIANT_CHOICES, Game
 
+from .vacation_caps import vacation_days_cap_field
+
 __all__ = ["Entry", "Tournament", "TournamentMatch"]
 
 
@@ -41,6 +43,7 @@ class Tournament(models.Model):
         null=True, blank=True, help_text="it starts then with at least 2 players"
     )
     members_only = models.BooleanField(default=False)
+    vacation_days_cap = vacation_days_cap_field()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SIGNUP)
     winner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
