@@ -167,3 +167,19 @@ def test_staff_replace_a_player_on_the_page_and_others_may_not(
     html = done.content.decode()
     assert "p5 replaced p1." in html and "p5 replaced p1 (Gone abroad, admin" in html
     assert set(Entry.objects.values_list("player__username", flat=True)) == {"p2", "p5"}
+
+
+def test_the_player_page_and_the_profile_show_tournaments_won_and_recent_places(
+    admin_user: Any, players: list[Any], client: Any, client_for: Any
+) -> None:
+    cup = fill(make(admin_user, "Spring cup", size=2), players[:2])
+    make(admin_user, "Summer cup")
+    match = TournamentMatch.objects.get(tournament=cup)
+    winner, loser = match.player_a, match.player_b
+    win(match.game, winner)
+    champion = client.get(reverse("tournaments:player", args=[winner.get_username()])).content.decode()
+    cup_url = reverse("tournaments:tournament", args=[cup.pk])
+    assert f'Won: <a href="{cup_url}">Spring cup</a>.' in champion
+    assert "Spring cup</a>: place 1 of 2" in champion and "Summer cup" not in champion
+    profile = client_for(loser).get(reverse("accounts:profile")).content.decode()
+    assert "No tournament won yet." in profile and "Spring cup</a>: place 2 of 2" in profile
