@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import ladder_views, rating_views
+from tournaments import ladder_views, rating_views, tournament_views
 
 app_name = "tournaments"
 urlpatterns: list = [
@@ -15,5 +15,14 @@ urlpatterns: list = [
         path(f"ladders/<int:ladder_id>/{action}/", ladder_views.ladder_action, {"action": action},
              name=f"ladder_{action}")
         for action in ("join", "leave", "challenge")
+    ),
+    path("tournaments/", tournament_views.tournaments, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tournament_views.tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/replace/", tournament_views.tournament_replace,
+         name="tournament_replace"),
+    *(
+        path(f"tournaments/<int:tournament_id>/{action}/", tournament_views.tournament_action,
+             {"action": action}, name=f"tournament_{action}")
+        for action in ("join", "leave")
     ),
 ]

@@ -2,4 +2,5 @@
 so that Django finds them."""
 from tournaments.models.ladders import Ladder, LadderMatch, LadderRung  # noqa: F401
 from tournaments.models.ratings import Rating, RatingChange  # noqa: F401
+from tournaments.models.replacements import Replacement  # noqa: F401
 from tournaments.models.tournament import Entry, Tournament, TournamentMatch  # noqa: F401
