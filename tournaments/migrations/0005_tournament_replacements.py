@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_tournaments_brackets'),
+        ('tournaments', '0004_vacation_caps'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
