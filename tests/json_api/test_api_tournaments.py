@@ -82,3 +82,31 @@ def test_a_four_player_cup_through_the_api(
     assert apis["ben"].get("/tournaments", status="finished").json()["tournaments"][0]["id"] == cup
     assert apis["ben"].get("/tournaments", status="done").status_code == 422
     assert apis["ben"].get("/tournaments/999999").status_code == 404
+
+
+@pytest.mark.parametrize(("format", "size"), [("round_robin", 4), ("double_elimination", 4)])
+def test_the_other_formats_are_played_to_their_end_through_the_api(
+    admin_user: Any, make_user: Any, api_for: Callable[[Any], Any], format: str, size: int
+) -> None:
+    # Through the API alone: every open match's game is read from GET /tournaments/{id} and
+    # played through the actions call; the better-listed player always wins, so "ann" wins all.
+    staff = api_for(admin_user)
+    names = ["ann", "ben", "cal", "dan"][:size]
+    apis = {name: api_for(make_user(name)) for name in names}
+    cup = staff.post("/tournaments", {**CUP, "name": f"{format} cup", "format": format,
+                                      "size": size}).json()["id"]
+    for name in names:
+        assert apis[name].post(f"/tournaments/{cup}/join").status_code == 200
+    rank = {name: index for index, name in enumerate(names)}
+    for _ in range(40):
+        body = apis["ben"].get(f"/tournaments/{cup}").json()
+        if body["status"] == "finished":
+            break
+        open_match = next(m for m in body["matches"] if m["game_id"] and m["winner"] is None)
+        best = min((p for p in open_match["players"] if p), key=rank.__getitem__)
+        _play_to_win(apis, open_match["game_id"], best)
+    assert body["status"] == "finished" and body["winner"] == "ann", body
+    assert body["standings"][0]["username"] == "ann" and body["standings"][0]["losses"] == 0
+    if format == "round_robin":
+        assert [row["wins"] for row in body["standings"]] == [3, 2, 1, 0]
+        assert len(body["matches"]) == 6 and all(m["winner"] for m in body["matches"])
