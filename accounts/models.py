@@ -32,6 +32,11 @@ class Profile(models.Model):
         default=True,
         help_text="Double then shows a step where you confirm it (and may add a message).",
     )
+    # Granted by staff in Django admin: members may join members' ladders and tournaments
+    # (ItsYourTurn's membership; its other privileges come with the community features).
+    is_member = models.BooleanField(
+        "member", default=False, help_text="Members may join members-only ladders and tournaments."
+    )
     # The userid's confusable skeleton (accounts.skeleton.userid_key), kept by accounts.signals.
     # Unique, so two look-alike userids cannot both exist, even when their sign-ups race. Null
     # only for look-alikes that predate the rule (the first such userid keeps the key).

@@ -15,6 +15,7 @@ from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts.membership import is_member
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, challenge_create
@@ -122,6 +123,8 @@ def ladder_join(*, ladder_id: int, player: Any) -> LadderRung:
         ladder = _locked_ladder(ladder_id)
         if ladder.rungs.filter(player=player).exists():
             raise LadderConflict(f"You are already on the ladder {ladder.name}.")
+        if ladder.members_only and not is_member(player):
+            raise LadderConflict(f"The ladder {ladder.name} is for members only.")
         bottom = ladder.rungs.count()
         return LadderRung.objects.create(ladder=ladder, player=player, rank=bottom + 1)
 

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.membership import is_member
 from backgammon.engine import VARIANTS
 from backgammon.models import Game
 from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, game_adjudicate, game_create
@@ -114,6 +115,8 @@ def tournament_join(*, tournament_id: int, player: Any) -> Tournament:
             raise TournamentConflict("You are already signed up for this tournament")
         if tournament.entries.count() >= tournament.size:
             raise TournamentConflict("This tournament is full")
+        if tournament.members_only and not is_member(player):
+            raise TournamentConflict("This tournament is for members only")
         other_area = Entry.objects.filter(
             player=player,
             tournament__variant=tournament.variant,

@@ -28,8 +28,7 @@ class Ladder(models.Model):
     variant = models.CharField(max_length=2, choices=VARIANT_CHOICES)
     match_length = models.PositiveSmallIntegerField(default=0, help_text="0 for a single game")
     time_limit = models.DurationField(help_text="per move")
-    # There are no memberships on the site yet: the flag is recorded (and shown) so that a
-    # members' ladder can be refused to non-members as soon as memberships exist.
+    # Only members (accounts.membership) may join a members' ladder.
     members_only = models.BooleanField(default=False)
     inactivity_days = models.PositiveSmallIntegerField(
         default=DEFAULT_INACTIVITY_DAYS,
