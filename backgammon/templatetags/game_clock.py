@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.vacations import vacation_until
 from backgammon.models import Game
-from backgammon.services.clocks import game_vacation_allowed
+from backgammon.services.clocks import paused_for
 
 register = template.Library()
 
@@ -42,10 +42,16 @@ def time_left_words(game: Game, now: datetime | None = None, suffix: str = "") -
         return ""
     now = now or timezone.now()
     words = duration_words(max(game.deadline - now, timedelta(0))) + suffix
-    back = vacation_until(game.actor_id, now) if game_vacation_allowed(game) else None
+    # When the clock runs again: the vacation's end, or sooner where a ladder or tournament
+    # lets only part of a vacation pause its games (then say so: the player is still away).
+    back = next((end for start, end in paused_for(game, game.actor_id, now) if start <= now), None)
     if back is not None:
-        day = timezone.localtime(back)
-        words += f" ({game.actor.get_username()} is on vacation until {day.day} {day:%B})"
+        day, name = timezone.localtime(back), game.actor.get_username()
+        away_until = vacation_until(game.actor_id, now)
+        if away_until is not None and away_until > back:
+            words += f" ({name} is on vacation; this game's clock stands still until {day.day} {day:%B})"
+        else:
+            words += f" ({name} is on vacation until {day.day} {day:%B})"
     return words
 
 

@@ -142,3 +142,20 @@ def test_staff_set_the_cap_in_admin(admin_client: Client) -> None:
     page = admin_client.get(
         reverse("admin:tournaments_tournament_change", args=[tournament.pk])).content.decode()
     assert 'name="vacation_days_cap"' in page
+
+
+def test_time_left_says_when_a_capped_clock_runs_again(admin_user: Any, alice: Any, bob: Any) -> None:
+    from backgammon.templatetags.game_clock import time_left_words
+
+    game = _tournament_game(admin_user, alice, bob, cap=2)
+    _five_day_vacation(game.actor)
+    game.refresh_from_db()
+    name = game.actor.get_username()
+    # On 7 January the player is away until 11 January, but this game's clock stops for the
+    # first two days only (6 and 7 January): it runs again on 8 January.
+    words = time_left_words(game, now=_at("2026-01-07 06:00"))
+    assert words.endswith(
+        f"({name} is on vacation; this game's clock stands still until 8 January)"
+    ), words
+    # On 9 January the capped days are over: the clock runs, and no vacation is mentioned.
+    assert "vacation" not in time_left_words(game, now=_at("2026-01-09 06:00"))
