@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Router, Schema
+from ninja import Field, Router, Schema
 from ninja.errors import HttpError
 
 from api import schemas
@@ -28,7 +28,8 @@ _ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 4
 
 
 class MoreTimeIn(Schema):
-    days: int
+    # Bounded here so a wild number is refused before it reaches timedelta (which overflows).
+    days: int = Field(ge=1, le=7, description="1, 3 or 7")
 
 
 @router.post("/games/{game_id}/time", response={200: schemas.GameOut, **_ERRORS})
