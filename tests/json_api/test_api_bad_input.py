@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.site.gamebuilder import fast_passwords, start_game  # noqa: F401
 
 from backgammon.models import Challenge, Game
+from tests.site.gamebuilder import fast_passwords, start_game  # noqa: F401
 from tournaments.models import Ladder, Tournament
 
 pytestmark = pytest.mark.django_db
