@@ -23,6 +23,8 @@ def game_give_time_view(request: HttpRequest, game_id: int) -> HttpResponse:
         days = int(request.POST.get("days", ""))
     except ValueError:
         days = 0
+    if not 1 <= days <= 7:
+        days = 0  # the service refuses it with its own words; a huge number would overflow here
     try:
         game_give_time(game_id=the_game.pk, giver=request.user, extra=timedelta(days=days))
     except ActionRejected as refusal:
