@@ -44,6 +44,9 @@ class Profile(models.Model):
         "userid skeleton", unique=True, null=True, blank=True, editable=False
     )
 
+    # When the player last asked for a page (accounts.presence), at most a minute stale.
+    last_seen = models.DateTimeField("last seen", null=True, blank=True, db_index=True)
+
     def __str__(self) -> str:
         return f"Profile of {self.user}"
 
@@ -68,3 +71,37 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on vacation from {self.start} for {self.days} days"
+
+
+class Relation(models.Model):
+    """One player's view of another: a buddy or somebody ignored (ItsYourTurn's two lists).
+
+    A player has at most one relation to each other player, so adding a buddy who was ignored
+    moves them from one list to the other. Changed only through accounts.relations.
+    """
+
+    class Kind(models.TextChoices):
+        BUDDY = "buddy", "Buddy"
+        IGNORE = "ignore", "Ignored"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="relations"
+    )
+    other = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="related_by"
+    )
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("owner", "kind", "other")
+        constraints = (
+            models.UniqueConstraint(fields=["owner", "other"], name="relation_once_per_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(owner=models.F("other")), name="relation_not_to_self"
+            ),
+        )
+        indexes = (models.Index(fields=["other", "kind"], name="relation_other_kind"),)
+
+    def __str__(self) -> str:
+        return f"{self.owner} → {self.other}: {self.get_kind_display()}"

@@ -95,6 +95,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.presence.SeenMiddleware",
     "gamesite.bad_requests.RefuseMalformedRequests",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -173,6 +174,9 @@ DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
 if DEADLINE_SWEEP_SECONDS < 1:
     raise ImproperlyConfigured("DEADLINE_SWEEP_SECONDS must be at least 1.")
 # Days of vacation each player may book in a calendar year (accounts.vacations).
+# "Who is here?" lists the players seen in this many minutes (accounts.presence).
+PRESENCE_MINUTES = env_int("PRESENCE_MINUTES", 10)
+
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 if VACATION_DAYS_PER_YEAR < 0:
     raise ImproperlyConfigured("VACATION_DAYS_PER_YEAR must be 0 or more.")

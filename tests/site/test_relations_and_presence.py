@@ -1,0 +1,90 @@
+"""Buddy and ignore lists (accounts.relations) and presence (accounts.presence): the shared
+facts the community features ask about."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.template import Context, Template
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import Profile, Relation
+from accounts.presence import here_now, mark_seen
+from accounts.relations import (
+    RelationRefused,
+    buddy_ids,
+    either_ignores,
+    ignore_wall_ids,
+    relation_of,
+    relation_remove,
+    relation_set,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_player_is_on_one_list_at_most(alice: Any, bob: Any) -> None:
+    relation_set(owner=alice, username="BOB", kind="buddy")
+    relation_set(owner=alice, username="bob", kind="buddy")  # twice changes nothing
+    assert buddy_ids(alice) == {bob.pk}
+    relation_set(owner=alice, username="bob", kind="ignore")
+    assert buddy_ids(alice) == set()
+    assert relation_of(alice, bob) == "ignore"
+    assert Relation.objects.count() == 1
+
+
+def test_an_ignore_hides_both_ways(alice: Any, bob: Any, charlie: Any) -> None:
+    relation_set(owner=bob, username="alice", kind="ignore")
+    assert either_ignores(alice, bob) and either_ignores(bob, alice)
+    assert ignore_wall_ids(alice) == {bob.pk}
+    assert ignore_wall_ids(bob) == {alice.pk}
+    assert not either_ignores(alice, charlie)
+    relation_remove(owner=bob, username="alice", kind="ignore")
+    assert not either_ignores(alice, bob)
+
+
+@pytest.mark.parametrize("username", ["", "nobody", "alice"])
+def test_bad_names_are_refused_and_change_nothing(alice: Any, username: str) -> None:
+    with pytest.raises(RelationRefused):
+        relation_set(owner=alice, username=username, kind="buddy")
+    assert not Relation.objects.exists()
+
+
+def test_a_kind_that_is_no_list_is_refused(alice: Any, bob: Any) -> None:
+    with pytest.raises(RelationRefused):
+        relation_set(owner=alice, username="bob", kind="enemy")
+    assert not Relation.objects.exists()
+
+
+def test_a_page_marks_its_player_seen_once_a_minute(alice: Any) -> None:
+    client = Client()
+    client.force_login(alice)
+    assert Profile.objects.get(user=alice).last_seen is None
+    client.get("/")
+    first = Profile.objects.get(user=alice).last_seen
+    assert first is not None
+    client.get("/")
+    assert Profile.objects.get(user=alice).last_seen == first
+    session = client.session
+    session["presence_marked_at"] -= 61
+    session.save()
+    client.get("/")
+    assert Profile.objects.get(user=alice).last_seen > first
+    assert list(here_now().values_list("user__username", flat=True)) == ["alice"]
+
+
+def test_players_not_seen_lately_are_not_here(alice: Any, bob: Any) -> None:
+    mark_seen(bob.pk)
+    Profile.objects.filter(user=alice).update(last_seen=timezone.now() - timedelta(hours=1))
+    assert list(here_now().values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_player_link_escapes_and_links(alice: Any) -> None:
+    html = Template("{% load players %}{{ p|player_link }}").render(Context({"p": alice}))
+    assert html == '<a class="player-link" href="/players/alice/">alice</a>'
+    assert Template("{% load players %}{{ p|player_link }}").render(Context({"p": "<b>"})) == (
+        '<a class="player-link" href="/players/%3Cb%3E/">&lt;b&gt;</a>'
+    )
