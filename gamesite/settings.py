@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "bots",
     "analysis",
     "tournaments",
+    "notices",
     "django_tasks",
     "django_tasks_db",
     "csp",
@@ -176,6 +177,25 @@ if DEADLINE_SWEEP_SECONDS < 1:
 # Days of vacation each player may book in a calendar year (accounts.vacations).
 # "Who is here?" lists the players seen in this many minutes (accounts.presence).
 PRESENCE_MINUTES = env_int("PRESENCE_MINUTES", 10)
+
+# E-mail notices (notices app): links in mails are absolute, so the site must know its own
+# address (a worker has no request to take it from): SITE_URL, else the first named host of
+# ALLOWED_HOSTS over HTTPS, else the development server's.
+_NAMED_HOSTS = [host.lstrip(".") for host in ALLOWED_HOSTS if host not in ("*", "")]
+SITE_URL = env_str(
+    "SITE_URL",
+    f"https://{_NAMED_HOSTS[0]}" if _NAMED_HOSTS and not DEBUG else "http://127.0.0.1:8000",
+).rstrip("/")
+# At most one "your turn" mail per game in this many minutes, and none while the player was
+# seen on the site in the last NOTICE_ONLINE_MINUTES (they see the PLAY badge instead).
+NOTICE_TURN_EVERY_MINUTES = env_int("NOTICE_TURN_EVERY_MINUTES", 60)
+NOTICE_ONLINE_MINUTES = env_int("NOTICE_ONLINE_MINUTES", 5)
+# The daily digest goes out from this hour on (0-23, site time, TIME_ZONE).
+NOTICE_DIGEST_HOUR = env_int("NOTICE_DIGEST_HOUR", 7)
+if not 0 <= NOTICE_DIGEST_HOUR <= 23:
+    raise ImproperlyConfigured("NOTICE_DIGEST_HOUR must be an hour from 0 to 23.")
+# How often the worker's tick looks for games past 80% of their move time and for digests due.
+NOTICE_SWEEP_SECONDS = env_int("NOTICE_SWEEP_SECONDS", 60)
 
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 if VACATION_DAYS_PER_YEAR < 0:

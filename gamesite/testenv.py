@@ -15,6 +15,7 @@ TEST_ENVIRONMENT = {
     "DICE_KEY": "746573742d6f6e6c792d646963652d6b6579",
     "ALLOWED_HOSTS": "testserver,localhost,127.0.0.1",
     "EMAIL_URL": "locmem:",
+    "SITE_URL": "http://testserver",
     "SECURE_SSL_REDIRECT": "0",
     "SECURE_COOKIES": "0",
     "SECURE_HSTS_SECONDS": "0",

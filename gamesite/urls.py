@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("backgammon.urls")),
     path("", include("analysis.urls")),
     path("", include("tournaments.urls")),
+    path("", include("notices.urls")),
 ]

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.shortcuts import render
 
 from backgammon.engine.variants import VARIANTS
+from notices.main_screen import main_screen
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Visitors get a welcome; players go straight to their games."""
+    """Visitors get a welcome; players get the main screen: what to do now."""
     if request.user.is_authenticated:
-        try:
-            return redirect(reverse("backgammon:status"))
-        except NoReverseMatch:
-            # The game status page belongs to the lobby; until it is wired in, the welcome
-            # page is the best place to land.
-            pass
+        return render(request, "notices/main_screen.html", {"screen": main_screen(request.user)})
     return render(request, "home.html")
 
 

@@ -1,0 +1,48 @@
+"""Composing and sending one notice: a plain-text and an HTML body from templates (user text
+escaped by the HTML template's autoescaping), absolute links, RFC 8058 one-click unsubscribe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from notices.unsubscribe import unsubscribe_url
+
+__all__ = ["absolute", "send_notice"]
+
+
+def absolute(path: str) -> str:
+    """A site path made absolute with SITE_URL (mails are read away from the site)."""
+    return settings.SITE_URL + path
+
+
+def send_notice(*, user: Any, template: str, subject: str, context: dict[str, Any]) -> None:
+    """Send templates/notices/email/<template>.txt and .html to the player (raises on failure)."""
+    unsubscribe = unsubscribe_url(user)
+    context = {
+        **context,
+        "user": user,
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+        "settings_url": absolute(reverse("notices:settings")),
+        "unsubscribe_url": unsubscribe,
+    }
+    text = render_to_string(f"notices/email/{template}.txt", context)
+    html = render_to_string(f"notices/email/{template}.html", context)
+    message = EmailMultiAlternatives(
+        # A subject is one line: a newline in a user's text must not start a header.
+        subject=" ".join(f"{settings.SITE_NAME}: {subject}".split()),
+        body=text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    message.send()

@@ -1,0 +1,112 @@
+"""The main screen (the home page of a signed-in player): what to do now.
+
+A fixed number of queries whatever the number of games, challenges, players or news: the games
+come with both players joined, the time left is worked out in Python (the player's own vacation
+read once, as every game listed waits for them), and counts are counted by the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import F
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from accounts.presence import here_now
+from accounts.vacations import vacation_until
+from backgammon.models import Challenge, Game
+from backgammon.services import games_awaiting
+from backgammon.templatetags.game_clock import duration_words
+from notices.models import NewsItem
+from notices.news import latest_news
+
+__all__ = ["GameWaiting", "MainScreen", "MessagesSummary", "main_screen", "messages_summary"]
+
+WAITING_ROOM_URL = "/games/waiting-room/"
+AUTO_MATCH_URL = "/games/auto-match/"
+WHO_IS_HERE_URL = "/players/here/"
+"""Pages other parts of the community issue build; their paths are agreed in the issue."""
+
+
+@dataclass(frozen=True)
+class GameWaiting:
+    game: Game
+    opponent: Any
+    time_left: str  # "" when no clock runs (a game against a computer opponent)
+
+
+@dataclass(frozen=True)
+class MessagesSummary:
+    unread: int
+    latest: list[Any]
+    inbox_url: str
+
+
+@dataclass(frozen=True)
+class MainScreen:
+    games: list[GameWaiting]
+    vacation_until: datetime | None
+    challenges: list[Challenge]
+    messages: MessagesSummary | None
+    news: list[NewsItem]
+    here_count: int
+    links: dict[str, str] = field(default_factory=dict)
+
+
+def _games_waiting(user: Any, now: datetime) -> list[GameWaiting]:
+    games = (
+        games_awaiting(user)
+        .select_related("black", "white")
+        .order_by(F("deadline").asc(nulls_last=True), "pk")
+    )
+    return [
+        GameWaiting(
+            game=game,
+            opponent=game.white if game.black_id == user.pk else game.black,
+            time_left="" if game.deadline is None else duration_words(max(game.deadline - now, timedelta(0))),
+        )
+        for game in games
+    ]
+
+
+def messages_summary(user: Any) -> MessagesSummary | None:
+    """Unread messages from the messaging app (built beside this one), or None without it.
+
+    It uses ``messaging.services.unread_count(user)`` and, when present,
+    ``messaging.services.latest_unread(user)`` (a sliceable list or queryset, newest first).
+    """
+    try:
+        from messaging import services  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    latest = getattr(services, "latest_unread", None)
+    try:
+        inbox_url = reverse("messaging:inbox")
+    except NoReverseMatch:
+        inbox_url = ""
+    return MessagesSummary(
+        unread=services.unread_count(user),
+        latest=list(latest(user)[:3]) if latest is not None else [],
+        inbox_url=inbox_url,
+    )
+
+
+def main_screen(user: Any, now: datetime | None = None) -> MainScreen:
+    """Everything the main screen shows for ``user``, in its order."""
+    now = now or timezone.now()
+    return MainScreen(
+        games=_games_waiting(user, now),
+        vacation_until=vacation_until(user.pk, now),
+        challenges=list(
+            Challenge.objects.filter(challenged=user, status=Challenge.Status.PENDING)
+            .select_related("challenger")
+            .order_by("created_at")
+        ),
+        messages=messages_summary(user),
+        news=latest_news(3),
+        here_count=here_now().count(),
+        links={"waiting_room": WAITING_ROOM_URL, "auto_match": AUTO_MATCH_URL, "who_is_here": WHO_IS_HERE_URL},
+    )

@@ -1,0 +1,85 @@
+"""News items (posted by staff in the admin), players' e-mail notice preferences, and the notices
+already sent (the unique key makes each notice go out once, however many workers try)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class NewsItem(models.Model):
+    """A piece of site news; the body is plain text, shown escaped with its line breaks."""
+
+    title = models.CharField(max_length=200)
+    body = models.TextField(help_text="plain text; blank lines separate paragraphs")
+    published_at = models.DateTimeField(default=timezone.now, help_text="shown from this moment on")
+    is_published = models.BooleanField(default=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("-published_at", "-pk")
+        indexes = (models.Index(fields=["is_published", "published_at"], name="news_published"),)
+        verbose_name = "news item"
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class NoticePreferences(models.Model):
+    """One row per player, made the first time it is needed (defaults: immediate notices, all on)."""
+
+    class Delivery(models.TextChoices):
+        IMMEDIATE = "immediate", "A notice as each thing happens"
+        DIGEST = "digest", "One daily digest of the games waiting for me"
+        NONE = "none", "No e-mail at all"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_preferences"
+    )
+    delivery = models.CharField(max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE)
+    your_turn = models.BooleanField("It is my turn", default=True)
+    new_challenge = models.BooleanField("Someone challenges me", default=True)
+    new_message = models.BooleanField("Someone sends me a message", default=True)
+    time_warning = models.BooleanField(
+        "80% of a move's time has passed and I have not moved", default=True
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "notice preferences"
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.delivery})"
+
+    def wants(self, kind: str) -> bool:
+        """Whether an immediate notice of ``kind`` (a SentNotice.Kind, not the digest) may go out."""
+        return self.delivery == self.Delivery.IMMEDIATE and bool(getattr(self, kind, False))
+
+
+class SentNotice(models.Model):
+    """A notice that went out (or was claimed by the worker sending it): ``key`` is unique."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        NEW_CHALLENGE = "new_challenge", "New challenge"
+        NEW_MESSAGE = "new_message", "New message"
+        TIME_WARNING = "time_warning", "Time warning"
+        DIGEST = "digest", "Daily digest"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=15, choices=Kind.choices)
+    key = models.CharField(max_length=100, help_text="what it was about, e.g. time_warning:game 5:action 12")
+    game_id = models.BigIntegerField(null=True, blank=True)
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["key"], name="sent_notice_unique_key"),)
+        indexes = (
+            models.Index(fields=["user", "kind", "game_id", "sent_at"], name="sent_notice_recent"),
+        )
+
+    def __str__(self) -> str:
+        return self.key

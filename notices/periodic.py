@@ -1,0 +1,82 @@
+"""What the worker's tick (backgammon.signals.worker_tick) does for notices, at most every
+NOTICE_SWEEP_SECONDS: queue a time warning for each game past 80% of its move time, and each
+player's daily digest once the digest hour has come. It only queues: the tasks decide and claim
+(notices/sending.py), so several workers ticking at once still send each notice once.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import DurationField, ExpressionWrapper, F, QuerySet
+from django.utils import timezone
+
+from backgammon.models import Game
+from notices.models import NoticePreferences, SentNotice
+from notices.sending import WARN_AT_FRACTION_LEFT, digest_key
+
+__all__ = ["digests_due", "games_to_warn", "queue_periodic_notices", "tick"]
+
+_last_run = 0.0
+
+
+def games_to_warn(now: datetime) -> QuerySet[Game]:
+    """Active games whose player to act has used 80% of the move's time and is not out of it,
+    where no warning went out for the current action yet."""
+    fifth = ExpressionWrapper(F("time_limit") / WARN_AT_FRACTION_LEFT, output_field=DurationField())
+    warned = SentNotice.objects.filter(kind=SentNotice.Kind.TIME_WARNING, sent_at__gte=now - timedelta(days=60))
+    warned_keys = {key for key in warned.values_list("key", flat=True)}
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE, actor__isnull=False, deadline__gt=now)
+        .annotate(warn_from=F("deadline") - fifth)
+        .filter(warn_from__lte=now)
+    )
+    ids = [
+        game_id for game_id, number in games.values_list("id", "action_count")
+        if f"time_warning:game {game_id}:action {number}" not in warned_keys
+    ]
+    return Game.objects.filter(pk__in=ids)
+
+
+def digests_due(now: datetime) -> list[int]:
+    """The players who chose the daily digest and have not had today's, once the hour has come."""
+    local = timezone.localtime(now)
+    if local.hour < settings.NOTICE_DIGEST_HOUR:
+        return []
+    user_ids = list(
+        NoticePreferences.objects.filter(
+            delivery=NoticePreferences.Delivery.DIGEST, user__is_active=True
+        ).values_list("user_id", flat=True)
+    )
+    sent = set(
+        SentNotice.objects.filter(kind=SentNotice.Kind.DIGEST, sent_at__gte=now - timedelta(days=2))
+        .values_list("key", flat=True)
+    )
+    return [user_id for user_id in user_ids if digest_key(user_id, local.date()) not in sent]
+
+
+def queue_periodic_notices(now: datetime | None = None) -> int:
+    """Queue the warnings and digests due now; return how many tasks were queued."""
+    from notices.tasks import send_daily_digest, send_time_warning
+
+    now = now or timezone.now()
+    queued = 0
+    for game_id, number in games_to_warn(now).values_list("id", "action_count"):
+        send_time_warning.enqueue(game_id, number)
+        queued += 1
+    day = timezone.localtime(now).date().isoformat()
+    for user_id in digests_due(now):
+        send_daily_digest.enqueue(user_id, day)
+        queued += 1
+    return queued
+
+
+def tick() -> int:
+    """The worker tick's hook: every NOTICE_SWEEP_SECONDS at most (ticks come every few seconds)."""
+    global _last_run
+    if time.monotonic() - _last_run < settings.NOTICE_SWEEP_SECONDS:
+        return 0
+    _last_run = time.monotonic()
+    return queue_periodic_notices()

@@ -1,0 +1,44 @@
+"""The one-click unsubscribe link in every notice: a signed user id, so it needs no log-in.
+
+The signature (django.core.signing, with SECRET_KEY and its own salt) is what makes the link
+safe to act on without a session or CSRF token: nobody can make one for another player.
+It does not expire: an old notice's link must still work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.urls import reverse
+
+__all__ = ["BadUnsubscribeLink", "unsubscribe_token", "unsubscribe_url", "user_from_token"]
+
+_SALT = "notices.unsubscribe"
+
+
+class BadUnsubscribeLink(ValueError):
+    """The link was altered, cut short or names nobody."""
+
+
+def unsubscribe_token(user: Any) -> str:
+    return signing.dumps(user.pk, salt=_SALT)
+
+
+def unsubscribe_url(user: Any) -> str:
+    """The absolute link for mails (there is no request to take the host from)."""
+    return settings.SITE_URL + reverse("notices:unsubscribe", args=[unsubscribe_token(user)])
+
+
+def user_from_token(token: str) -> Any:
+    """The player the token was made for; BadUnsubscribeLink if it is not one of ours."""
+    try:
+        user_id = signing.loads(token, salt=_SALT)
+    except signing.BadSignature:
+        raise BadUnsubscribeLink("This unsubscribe link is not valid: it may have been cut short when copied.") from None
+    user = get_user_model().objects.filter(pk=user_id).first() if isinstance(user_id, int) else None
+    if user is None:
+        raise BadUnsubscribeLink("This unsubscribe link names no player of ours.")
+    return user
