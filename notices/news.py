@@ -11,7 +11,8 @@ __all__ = ["latest_news", "published_news"]
 
 
 def published_news() -> QuerySet[NewsItem]:
-    return NewsItem.objects.filter(is_published=True, published_at__lte=timezone.now()).order_by(
+    published = NewsItem.objects.filter(is_published=True, published_at__lte=timezone.now())
+    return published.select_related("author").order_by(
         "-published_at", "-pk"
     )
 

@@ -62,17 +62,12 @@ def test_the_home_page_welcomes_visitors(client: Client, db: None) -> None:
     assert reverse("accounts:signup") in content
 
 
-def test_the_home_page_takes_players_to_their_games(alice_client: Client) -> None:
+def test_the_home_page_shows_players_the_main_screen(alice_client: Client) -> None:
     response = alice_client.get(reverse("home"))
 
-    # The game status page when the lobby provides it; the welcome page until then.
-    try:
-        status_url = reverse("backgammon:status")
-    except Exception:  # noqa: BLE001  (NoReverseMatch before the lobby exists)
-        assert response.status_code == 200
-    else:
-        assert response.status_code == 302
-        assert response["Location"] == status_url
+    # What to do now (tests/site/test_main_screen.py), with the way to all the player's games.
+    assert response.status_code == 200
+    assert reverse("backgammon:status") in response.content.decode()
 
 
 def test_the_layout_is_accessible_and_loads_htmx(client: Client, db: None) -> None:
