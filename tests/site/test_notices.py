@@ -359,3 +359,28 @@ def test_the_settings_page_refuses_a_bad_choice_and_changes_nothing(alice: Any, 
     assert response.status_code == 400 and b"errorlist" in response.content
     saved = NoticePreferences.objects.get(user=alice)
     assert (saved.delivery, saved.your_turn, saved.new_message) == ("digest", True, True)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_sends_the_notice_the_move_queued(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, start_worker: Any
+) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    from tests.site.worker_process import wait_for
+
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, variant="BX", match_length=0)
+    game = act(game, alice, Action.play([(8, 5), (6, 5)]))  # committed: the task is queued
+    assert not SentNotice.objects.exists()
+    start_worker(EMAIL_URL="dummy:")
+
+    def sent() -> bool:
+        """the worker to send Bob's your-turn notice"""
+        return SentNotice.objects.filter(user=bob, kind="your_turn", game_id=game.pk).exists()
+
+    wait_for(sent)
+    turn_task = DBTaskResult.objects.filter(task_path="notices.tasks.send_your_turn_notice").latest("enqueued_at")
+    wait_for(lambda: DBTaskResult.objects.get(pk=turn_task.pk).status == "SUCCESSFUL")
+    assert not SentNotice.objects.filter(user=alice, kind="your_turn").exists()
