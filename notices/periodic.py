@@ -10,7 +10,7 @@ import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import DurationField, ExpressionWrapper, F, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from backgammon.models import Game
@@ -25,16 +25,20 @@ _last_run = 0.0
 def games_to_warn(now: datetime) -> QuerySet[Game]:
     """Active games whose player to act has used 80% of the move's time and is not out of it,
     where no warning went out for the current action yet."""
-    fifth = ExpressionWrapper(F("time_limit") / WARN_AT_FRACTION_LEFT, output_field=DurationField())
-    warned = SentNotice.objects.filter(kind=SentNotice.Kind.TIME_WARNING, sent_at__gte=now - timedelta(days=60))
-    warned_keys = {key for key in warned.values_list("key", flat=True)}
-    games = (
-        Game.objects.filter(status=Game.Status.ACTIVE, actor__isnull=False, deadline__gt=now)
-        .annotate(warn_from=F("deadline") - fifth)
-        .filter(warn_from__lte=now)
+    running = Game.objects.filter(status=Game.Status.ACTIVE, actor__isnull=False, deadline__gt=now)
+    # One condition per time limit in play (a handful): "deadline - limit / 5 <= now" with the
+    # arithmetic done here, as date-and-interval sums differ between PostgreSQL and SQLite.
+    limits = set(running.values_list("time_limit", flat=True).distinct())
+    past_80 = Q(pk__in=[])
+    for limit in limits:
+        past_80 |= Q(time_limit=limit, deadline__lte=now + limit / WARN_AT_FRACTION_LEFT)
+    warned = SentNotice.objects.filter(
+        kind=SentNotice.Kind.TIME_WARNING, sent_at__gte=now - timedelta(days=60)
     )
+    warned_keys = set(warned.values_list("key", flat=True))
     ids = [
-        game_id for game_id, number in games.values_list("id", "action_count")
+        game_id
+        for game_id, number in running.filter(past_80).values_list("id", "action_count")
         if f"time_warning:game {game_id}:action {number}" not in warned_keys
     ]
     return Game.objects.filter(pk__in=ids)
