@@ -42,7 +42,7 @@ def test_the_opponent_gives_more_time_and_it_is_logged(
     assert gift.words == "bob gave alice 3 more days"
     assert gift.after_action == game.action_count
     # The deadline task is scheduled for the new moment.
-    assert DBTaskResult.objects.get().run_after == game.deadline
+    assert DBTaskResult.objects.get(task_path="backgammon.tasks.enforce_deadline").run_after == game.deadline
 
 
 def test_more_time_counts_around_a_vacation(game: Game, alice: Any, bob: Any) -> None:

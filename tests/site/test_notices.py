@@ -82,6 +82,23 @@ def test_a_move_only_queues_a_task_and_the_worker_sends_the_your_turn_notice(
     assert unsubscribe_url(bob) in notice.body
 
 
+def test_the_game_page_never_sends_mail_itself(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, alice_client: Client, on_commit: Any
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1), (6, 5))
+    game = start_game(alice, bob, variant="BX", match_length=0)
+    with on_commit():
+        response = alice_client.post(
+            reverse("backgammon:game_act", args=[game.pk]),
+            {"kind": "play", "expected_number": game.action_count, "steps": "8-5,6-5"},
+        )
+    assert response.status_code == 302
+    assert queued_notices()[-1] == "notices.tasks.send_your_turn_notice"
+    assert mail.outbox == []  # until the worker runs the task
+    assert True in run_queued_notices()
+    assert [m.to for m in mail.outbox] == [["bob@example.com"]]
+
+
 def test_the_task_run_twice_sends_once(monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, on_commit: Any) -> None:
     from notices.sending import notify_your_turn
 
