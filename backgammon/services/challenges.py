@@ -232,11 +232,9 @@ def challenge_start_game(challenge: Challenge, opponent: Any) -> Game:
             stake=challenge.stake,
             counts_toward_limit=challenge.counts_toward_limit,
         )
+        # An open challenge keeps no opponent (it stays recognisable as one); its game says who joined.
         challenge.game = game
-        challenge.challenged = opponent
-        challenge.status = Challenge.Status.ACCEPTED
-        challenge.responded_at = timezone.now()
-        challenge.save(update_fields=["status", "responded_at", "game", "challenged"])
+        _close(challenge, Challenge.Status.ACCEPTED)
         return game
 
 

@@ -18,7 +18,7 @@ register = template.Library()
 def game_limit_line(player: Any) -> str:
     """One line for the profile page: how many of the limited games ``player`` has going."""
     if is_member(player):
-        return format_html('<span class="game-limit">No limit (member)</span>')
+        return format_html('<span class="game-limit">{}</span>', "No limit (member)")
     return format_html(
         '<span class="game-limit">{} of {} (members have no limit)</span>',
         counted_games(player),

@@ -76,7 +76,7 @@ def test_a_player_puts_an_open_challenge_in_the_room_and_another_joins_it(
     assert response.status_code == 302 and response["Location"] == reverse("backgammon:game", args=[game.pk])
     assert (game.black, game.white, game.variant, game.counts_toward_limit) == (alice, bob, "BN", True)
     made.refresh_from_db()
-    assert (made.status, made.challenged, made.game) == ("accepted", bob, game)
+    assert (made.status, made.challenged, made.game) == ("accepted", None, game)
     # Gone from the room for everyone; not among alice's named challenges on Game status.
     assert f"open-challenge-{made.pk}" not in bob_client.get(ROOM).content.decode()
 
