@@ -230,3 +230,15 @@ def test_the_room_page_makes_a_bounded_number_of_queries(
     with django_assert_max_num_queries(20):
         response = alice_client.get(ROOM)
     assert response.content.decode().count('id="open-challenge-') == 60
+
+
+def test_the_room_form_is_rate_limited(alice_client: Client, settings: Any) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.LOBBY_WRITE_RATE = "1/m"
+    assert alice_client.post(ROOM, form_data()).status_code == 302
+    refused = alice_client.post(ROOM, form_data(variant="BX"))
+    assert refused.status_code == 429 and "wait a minute" in refused.content.decode()
+    assert Challenge.objects.count() == 1
+    cache.clear()
