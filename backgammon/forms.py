@@ -139,7 +139,7 @@ class WaitingRoomFilterForm(forms.Form):
     variant = forms.ChoiceField(required=False, choices=[("", "Any variant"), *_VARIANT_CHOICES])
     match_length = forms.IntegerField(
         required=False, min_value=0, max_value=MAX_MATCH_LENGTH, label="Match length",
-        help_text="0 for single games",
+        widget=forms.NumberInput(attrs={"placeholder": "any", "title": "0 for single games"}),
     )
     time_limit = forms.ChoiceField(required=False, choices=[("", "Any time limit"), *_TIME_LIMIT_CHOICES])
     rated = forms.ChoiceField(

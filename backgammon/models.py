@@ -151,6 +151,16 @@ class Challenge(models.Model):
     def time_limit_label(self) -> str:
         return time_limit_label(self.time_limit)
 
+    @property
+    def rating_range_label(self) -> str:
+        """Who may join an open challenge, e.g. "1600 to 1700", "1400 or more", "any"."""
+        low, high = self.min_rating, self.max_rating
+        if low is not None and high is not None:
+            return f"{low} to {high}"
+        if low is not None:
+            return f"{low} or more"
+        return "any" if high is None else f"{high} or less"
+
 
 class Game(models.Model):
     """One game or match between two players, with a snapshot of its replayed state."""
@@ -433,6 +443,10 @@ class AutoMatchRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} auto-match {','.join(self.variants)} ({self.status})"
+
+    @property
+    def variant_names(self) -> list[str]:
+        return [f"{find_variant(code).name} ({code})" for code in self.variants]
 
     @property
     def time_limit_values(self) -> list[timedelta]:

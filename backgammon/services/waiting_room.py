@@ -151,11 +151,7 @@ def open_challenge_withdraw(*, challenge_id: int, actor: Any) -> Challenge:
 
 
 def _range_words(challenge: Challenge) -> str:
-    if challenge.min_rating is not None and challenge.max_rating is not None:
-        return f"{challenge.min_rating} to {challenge.max_rating}"
-    if challenge.min_rating is not None:
-        return f"{challenge.min_rating} or more"
-    return f"{challenge.max_rating} or less"
+    return challenge.rating_range_label
 
 
 @dataclass(frozen=True)

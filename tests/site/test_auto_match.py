@@ -171,7 +171,7 @@ def test_the_page_makes_changes_and_shows_the_games(
     response = alice_client.post(PAGE, data)
     assert response.status_code == 302 and response["Location"] == PAGE
     page = alice_client.get(PAGE).content.decode()
-    assert "BX, BP" in page and "0 of 2 started" in page and "Cancel request" in page
+    assert "Backgammon (BX), Pro Backgammon (BP)" in page and "0 of 2 started" in page and "Cancel request" in page
     bob_client.post(PAGE, {"variants": ["BX"], "time_limits": ["86400"], "rated": "either", "max_games": "1"})
     game = Game.objects.get()
     page = alice_client.get(PAGE).content.decode()
