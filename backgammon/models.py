@@ -141,7 +141,8 @@ class Challenge(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.challenger} challenges {self.challenged} to {self.variant} ({self.status})"
+        opponent = self.challenged if self.challenged_id else "anyone"
+        return f"{self.challenger} challenges {opponent} to {self.variant} ({self.status})"
 
     @property
     def variant_name(self) -> str:

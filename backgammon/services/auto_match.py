@@ -60,7 +60,7 @@ def _checked(variants: list[str], time_limits: list[timedelta], rated: str, max_
     asked = {code.strip().upper() for code in variants}
     unknown = sorted(asked - set(VARIANTS))
     if unknown:
-        raise ChallengeRejected(f"There is no variant {unknown[0]!r}; choose from {', '.join(VARIANTS)}")
+        raise ChallengeRejected(f"There is no variant {unknown[0][:20]!r}; choose from {', '.join(VARIANTS)}")
     codes = [code for code in VARIANTS if code in asked]
     if not codes:
         raise ChallengeRejected("Choose at least one variant you will play")

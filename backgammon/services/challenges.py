@@ -88,7 +88,7 @@ def challenge_terms(
     the named challenge and the waiting room's open one share them."""
     variant = variant.strip().upper()
     if variant not in VARIANTS:
-        raise ChallengeRejected(f"There is no variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        raise ChallengeRejected(f"There is no variant {variant[:20]!r}; choose one of {', '.join(VARIANTS)}")
     length = _match_length(variant, match_length)
     if time_limit not in _TIME_LIMIT_VALUES:
         raise ChallengeRejected("Choose a time limit per move from the list")

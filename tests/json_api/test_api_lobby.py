@@ -148,3 +148,52 @@ def test_writes_are_rate_limited_per_player(alice_api: Any, bob_api: Any, settin
     assert Challenge.objects.count() == 2
     assert open_one(bob_api).status_code == 201  # another player is not slowed down
     cache.clear()
+
+
+HUGE = 10**30
+BAD_NUMBERS = [HUGE, -HUGE, 1e308, "seven", [], {"a": 1}]
+OPEN = {"variant": "BP", "time_limit_hours": 24}
+AUTO = {"variants": ["BP"], "time_limits_hours": [24]}
+
+
+@pytest.mark.parametrize("value", BAD_NUMBERS)
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/waiting-room", OPEN, "match_length"),
+        ("/waiting-room", OPEN, "time_limit_hours"),
+        ("/waiting-room", OPEN, "stake"),
+        ("/waiting-room", OPEN, "automatic_doubles"),
+        ("/waiting-room", OPEN, "min_rating"),
+        ("/waiting-room", OPEN, "max_rating"),
+        ("/auto-match", AUTO, "max_games"),
+        ("/auto-match", AUTO, "time_limits_hours"),
+    ],
+)
+def test_wild_numbers_are_refused(alice_api: Any, path: str, body: dict[str, Any], field: str, value: Any) -> None:
+    send = alice_api.put if path == "/auto-match" else alice_api.post
+    if field == "time_limits_hours" and not isinstance(value, list):
+        value = [value]
+    response = send(path, {**body, field: value})
+    assert 400 <= response.status_code < 500 and response.json()["detail"], response.content[:200]
+    assert not Challenge.objects.exists() and not AutoMatchRequest.objects.exists()
+
+
+@pytest.mark.parametrize("text", ["x" * 10_000, "a\x00b"])
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [("/waiting-room", OPEN, "message"), ("/waiting-room", OPEN, "variant"), ("/auto-match", AUTO, "variants")],
+)
+def test_long_texts_and_nul_bytes_are_refused(
+    alice_api: Any, path: str, body: dict[str, Any], field: str, text: str
+) -> None:
+    send = alice_api.put if path == "/auto-match" else alice_api.post
+    response = send(path, {**body, field: [text] if field == "variants" else text})
+    assert 400 <= response.status_code < 500 and response.json()["detail"]
+    assert len(response.json()["detail"]) < 500
+    assert not Challenge.objects.exists() and not AutoMatchRequest.objects.exists()
+
+
+def test_huge_ids_are_404_or_422(alice_api: Any) -> None:
+    assert alice_api.post(f"/waiting-room/{HUGE}/join").status_code in (404, 422)
+    assert alice_api.delete(f"/waiting-room/{HUGE}").status_code in (404, 422)
