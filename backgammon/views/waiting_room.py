@@ -118,11 +118,7 @@ def auto_match(request: HttpRequest) -> HttpResponse:
                     form.add_error(None, _sentence(refusal.message))
                 else:
                     started = made.games.count()
-                    messages.success(
-                        request,
-                        "Your auto-match request is saved"
-                        + (f": {started} of its games have started." if started else ": we will pair you soon."),
-                    )
+                    messages.success(request, _saved_sentence(started, made.max_games))
                     return redirect("backgammon:auto_match")
         status = status if status != 200 else 400
     elif current is not None and current.status == current.Status.OPEN:
@@ -135,6 +131,14 @@ def auto_match(request: HttpRequest) -> HttpResponse:
     else:
         form = AutoMatchForm(initial={"variants": ["BP"], "time_limits": [time_limit_key(v) for v in _DEFAULT_LIMITS]})
     return render(request, "backgammon/auto_match.html", {"form": form, "current": current}, status=status)
+
+
+def _saved_sentence(started: int, max_games: int) -> str:
+    if not started:
+        return "Your auto-match request is saved: we will pair you soon."
+    if started >= max_games:
+        return f"Your auto-match request is filled: {started} of {max_games} games started."
+    return f"Your auto-match request is saved: {started} of {max_games} games started, looking for more."
 
 
 @login_required

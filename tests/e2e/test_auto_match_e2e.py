@@ -52,7 +52,7 @@ def test_two_compatible_requests_are_paired_and_the_game_shows_for_both(
     screenshot(alice, f"auto-match-waiting-{width}")
 
     ask(bob, ["BP"], ["3 days"], "Rated only")
-    expect(bob.locator(".message--success")).to_contain_text("1 of its games have started")
+    expect(bob.locator(".message--success")).to_contain_text("filled: 1 of 1 games started")
     game = Game.objects.get()
     assert (game.black_id, game.white_id, game.variant, game.rated) == (alice_user.pk, bob_user.pk, "BP", True)
     expect(bob.locator(".auto-games")).to_contain_text(f"#{game.pk}")
