@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from backgammon.engine import VARIANTS
 from backgammon.forms import AutoMatchForm, OpenChallengeForm, WaitingRoomFilterForm, time_limit_key
 from backgammon.lobby_limits import LOBBY_TOO_FAST, lobby_write_refused
+from backgammon.models import AutoMatchRequest
 from backgammon.services import (
     ChallengeRejected,
     OpenChallengeFilters,
@@ -104,9 +105,9 @@ def waiting_room_withdraw(request: HttpRequest, challenge_id: int) -> HttpRespon
 def auto_match(request: HttpRequest) -> HttpResponse:
     """My auto-match request (make or change it) and the games it started."""
     current = auto_match_of(request.user)
-    status = 200
     if request.method == "POST":
         form = AutoMatchForm(request.POST)
+        status = 400
         if form.is_valid():
             if lobby_write_refused(request, request.user):
                 form.add_error(None, LOBBY_TOO_FAST)
@@ -117,11 +118,11 @@ def auto_match(request: HttpRequest) -> HttpResponse:
                 except ChallengeRejected as refusal:
                     form.add_error(None, _sentence(refusal.message))
                 else:
-                    started = made.games.count()
-                    messages.success(request, _saved_sentence(started, made.max_games))
+                    messages.success(request, _saved_sentence(made.games.count(), made.max_games))
                     return redirect("backgammon:auto_match")
-        status = status if status != 200 else 400
-    elif current is not None and current.status == current.Status.OPEN:
+        return render(request, "backgammon/auto_match.html", {"form": form, "current": current}, status=status)
+    if current is not None and current.status == AutoMatchRequest.Status.OPEN:
+        # Changing a request starts from what it asks now.
         form = AutoMatchForm(initial={
             "variants": current.variants,
             "time_limits": [str(seconds) for seconds in current.time_limits],
@@ -130,7 +131,7 @@ def auto_match(request: HttpRequest) -> HttpResponse:
         })
     else:
         form = AutoMatchForm(initial={"variants": ["BP"], "time_limits": [time_limit_key(v) for v in _DEFAULT_LIMITS]})
-    return render(request, "backgammon/auto_match.html", {"form": form, "current": current}, status=status)
+    return render(request, "backgammon/auto_match.html", {"form": form, "current": current})
 
 
 def _saved_sentence(started: int, max_games: int) -> str:
