@@ -13,3 +13,14 @@ class BackgammonConfig(AppConfig):
         from backgammon.services.more_time import games_reclock_for_vacation
 
         vacations_changed.connect(games_reclock_for_vacation, dispatch_uid="backgammon-vacations")
+
+        from backgammon.signals import worker_tick
+
+        worker_tick.connect(_auto_match_tick, dispatch_uid="backgammon-auto-match")
+
+
+def _auto_match_tick(**_: object) -> None:
+    # Pairs what a request's own pairing skipped (another run held the requests' locks then).
+    from backgammon.services.auto_match import auto_match_pair
+
+    auto_match_pair()

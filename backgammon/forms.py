@@ -8,14 +8,16 @@ from typing import Any
 from django import forms
 
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
-from backgammon.models import DEFAULT_TIME_LIMIT, TIME_LIMITS
+from backgammon.models import DEFAULT_TIME_LIMIT, TIME_LIMITS, AutoMatchRequest
+from backgammon.services.auto_match import MAX_AUTO_MATCH_GAMES
 from backgammon.services.challenges import (
     CHALLENGE_MESSAGE_MAX,
     MAX_AUTOMATIC_DOUBLES,
     MAX_STAKE,
 )
+from backgammon.services.waiting_room import RATING_BOUNDS, OpenChallengeFilters
 
-__all__ = ["ChallengeForm", "time_limit_key"]
+__all__ = ["AutoMatchForm", "ChallengeForm", "OpenChallengeForm", "WaitingRoomFilterForm", "time_limit_key"]
 
 
 def time_limit_key(delta: timedelta) -> str:
@@ -27,7 +29,8 @@ class ChallengeForm(forms.Form):
     opponent = forms.CharField(
         max_length=150,
         label="Opponent",
-        help_text="The userid of the player you want to play.",
+        help_text="The userid of the player you want to play, or “anyone” to put the challenge "
+        "in the Waiting Room.",
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
     )
     variant = forms.ChoiceField(
@@ -96,4 +99,98 @@ class ChallengeForm(forms.Form):
             "beavers": data["beavers"],
             "automatic_doubles": data["automatic_doubles"] or 0,
             "stake": data["stake"],
+        }
+
+
+class OpenChallengeForm(ChallengeForm):
+    """The waiting room's open challenge: the new-game form without an opponent, with a rating
+    range for whoever joins."""
+
+    min_rating = forms.IntegerField(
+        required=False, min_value=RATING_BOUNDS[0], max_value=RATING_BOUNDS[1], label="Lowest rating",
+    )
+    max_rating = forms.IntegerField(
+        required=False, min_value=RATING_BOUNDS[0], max_value=RATING_BOUNDS[1], label="Highest rating",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["opponent"]
+
+    def service_arguments(self) -> dict[str, Any]:
+        """The cleaned data as keyword arguments of ``open_challenge_create``."""
+        self.cleaned_data["opponent"] = ""
+        arguments = super().service_arguments()
+        del arguments["opponent"]
+        return {
+            **arguments,
+            "min_rating": self.cleaned_data["min_rating"],
+            "max_rating": self.cleaned_data["max_rating"],
+        }
+
+
+_TIME_LIMIT_CHOICES = [(time_limit_key(value), label) for value, label in TIME_LIMITS]
+_VARIANT_CHOICES = [(code, f"{v.name} ({code})") for code, v in VARIANTS.items()]
+
+
+class WaitingRoomFilterForm(forms.Form):
+    """The waiting room's filters (a GET form); an empty field means any."""
+
+    variant = forms.ChoiceField(required=False, choices=[("", "Any variant"), *_VARIANT_CHOICES])
+    match_length = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_MATCH_LENGTH, label="Match length",
+        widget=forms.NumberInput(attrs={"placeholder": "any", "title": "0 for single games"}),
+    )
+    time_limit = forms.ChoiceField(required=False, choices=[("", "Any time limit"), *_TIME_LIMIT_CHOICES])
+    rated = forms.ChoiceField(
+        required=False, choices=[("", "Rated or not"), ("yes", "Rated"), ("no", "Unrated")]
+    )
+    joinable = forms.BooleanField(required=False, label="Only those I may join")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def filters(self) -> OpenChallengeFilters:
+        data = self.cleaned_data
+        return OpenChallengeFilters(
+            variant=data["variant"] or None,
+            match_length=data["match_length"],
+            time_limit=timedelta(seconds=int(data["time_limit"])) if data["time_limit"] else None,
+            rated={"yes": True, "no": False}.get(data["rated"]),
+            joinable_only=data["joinable"],
+        )
+
+
+class AutoMatchForm(forms.Form):
+    """What a player will play: auto-match pairs them with someone who will play the same."""
+
+    variants = forms.MultipleChoiceField(
+        choices=_VARIANT_CHOICES, widget=forms.CheckboxSelectMultiple, label="Variants",
+        error_messages={"required": "Choose at least one variant you will play."},
+    )
+    time_limits = forms.MultipleChoiceField(
+        choices=_TIME_LIMIT_CHOICES, widget=forms.CheckboxSelectMultiple, label="Time limits per move",
+        error_messages={"required": "Choose at least one time limit per move."},
+    )
+    rated = forms.ChoiceField(
+        choices=AutoMatchRequest.Rated.choices, initial=AutoMatchRequest.Rated.EITHER,
+        widget=forms.RadioSelect, label="Rated",
+    )
+    max_games = forms.IntegerField(
+        min_value=1, max_value=MAX_AUTO_MATCH_GAMES, initial=1, label="Games at most",
+        help_text="The request stays until this many games have started, or you cancel it.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "variants": data["variants"],
+            "time_limits": [timedelta(seconds=int(value)) for value in data["time_limits"]],
+            "rated": data["rated"],
+            "max_games": data["max_games"],
         }

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from backgammon.engine.match import MatchState
 
 __all__ = [
-    "TIME_LIMITS", "Challenge", "Game", "GameAction", "StaffAction", "TimeGift", "time_limit_label",
+    "TIME_LIMITS", "AutoMatchRequest", "Challenge", "Game", "GameAction", "StaffAction", "TimeGift",
+    "time_limit_label",
 ]
 
 logger = logging.getLogger(__name__)
@@ -75,7 +76,11 @@ def time_limit_label(delta: timedelta) -> str:
 
 
 class Challenge(models.Model):
-    """An invitation to play: the challenger (Black in the game) names an opponent and the rules."""
+    """An invitation to play: the challenger (Black in the game) names an opponent and the rules.
+
+    An open challenge (the waiting room) names no opponent (``challenged`` is NULL until someone
+    joins it) and may ask for a rating range of whoever joins.
+    """
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -87,8 +92,18 @@ class Challenge(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
     )
     challenged = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        help_text="empty for an open challenge (waiting room) until someone joins it",
     )
+    min_rating = models.PositiveSmallIntegerField(null=True, blank=True, help_text="open challenges")
+    max_rating = models.PositiveSmallIntegerField(null=True, blank=True, help_text="open challenges")
+    # Ladder challenges and challenges to a computer opponent start games that never count
+    # toward a non-member's limit of simultaneous games (services.game_limit).
+    counts_toward_limit = models.BooleanField(default=True)
     variant = models.CharField(max_length=2, choices=VARIANT_CHOICES)
     match_length = models.PositiveSmallIntegerField(default=0, help_text="0 for a single game")
     time_limit = models.DurationField(help_text="per move")
@@ -108,6 +123,11 @@ class Challenge(models.Model):
         indexes = (
             models.Index(fields=["challenged", "status"], name="challenge_to_status"),
             models.Index(fields=["challenger", "status"], name="challenge_from_status"),
+            models.Index(
+                fields=["status", "created_at"],
+                condition=models.Q(challenged__isnull=True),
+                name="open_challenge_status",
+            ),
         )
         constraints = (
             # Racing "new game" requests (a double click, two tabs) must not leave two pending
@@ -121,7 +141,8 @@ class Challenge(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.challenger} challenges {self.challenged} to {self.variant} ({self.status})"
+        opponent = self.challenged if self.challenged_id else "anyone"
+        return f"{self.challenger} challenges {opponent} to {self.variant} ({self.status})"
 
     @property
     def variant_name(self) -> str:
@@ -130,6 +151,16 @@ class Challenge(models.Model):
     @property
     def time_limit_label(self) -> str:
         return time_limit_label(self.time_limit)
+
+    @property
+    def rating_range_label(self) -> str:
+        """Who may join an open challenge, e.g. "1600 to 1700", "1400 or more", "any"."""
+        low, high = self.min_rating, self.max_rating
+        if low is not None and high is not None:
+            return f"{low} to {high}"
+        if low is not None:
+            return f"{low} or more"
+        return "any" if high is None else f"{high} or less"
 
 
 class Game(models.Model):
@@ -151,6 +182,10 @@ class Game(models.Model):
     black = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     white = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    # Whether the game counts toward the non-members' limit of simultaneous games: games that a
+    # player started or accepted (challenge, waiting room, auto-match), not bot, ladder or
+    # tournament games (services.game_limit).
+    counts_toward_limit = models.BooleanField(default=False)
     action_count = models.PositiveIntegerField(default=0, help_text="number of the last action")
 
     # The snapshot: the replayed state, rewritten in the transaction that appends each action.
@@ -371,3 +406,53 @@ class TimeGift(models.Model):
         days = self.extra.days
         amount = f"{days} more day{'s' if days != 1 else ''}" if days else f"{self.extra} more"
         return f"{self.giver.get_username()} gave {self.receiver.get_username()} {amount}"
+
+
+class AutoMatchRequest(models.Model):
+    """What a player will play (variants, time limits, rated or not) and how many games at most:
+    the site pairs compatible requests (services.auto_match) until the games are started or the
+    player cancels. One open request per player."""
+
+    class Rated(models.TextChoices):
+        RATED = "rated", "Rated only"
+        UNRATED = "unrated", "Unrated only"
+        EITHER = "either", "Rated or unrated"
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        FILLED = "filled"
+        CANCELLED = "cancelled"
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Lists (JSON, so SQLite works too): variant codes, and time limits in whole seconds.
+    variants = models.JSONField(default=list)
+    time_limits = models.JSONField(default=list, help_text="seconds per move")
+    rated = models.CharField(max_length=7, choices=Rated.choices, default=Rated.EITHER)
+    max_games = models.PositiveSmallIntegerField(default=1)
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
+    games = models.ManyToManyField(Game, blank=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=["player"], condition=models.Q(status="open"), name="one_open_auto_match_per_player"
+            ),
+        )
+        indexes = (models.Index(fields=["status", "created_at"], name="auto_match_status_created"),)
+
+    def __str__(self) -> str:
+        return f"{self.player} auto-match {','.join(self.variants)} ({self.status})"
+
+    @property
+    def variant_names(self) -> list[str]:
+        return [f"{find_variant(code).name} ({code})" for code in self.variants]
+
+    @property
+    def time_limit_values(self) -> list[timedelta]:
+        return [timedelta(seconds=seconds) for seconds in self.time_limits]
+
+    @property
+    def time_limit_labels(self) -> list[str]:
+        return [time_limit_label(value) for value in self.time_limit_values]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from backgammon.views import clock, game, lobby
+from backgammon.views import clock, game, lobby, waiting_room
 
 app_name = "backgammon"
 
@@ -11,6 +11,15 @@ urlpatterns = [
     path("games/", lobby.status, name="status"),
     path("games/new/", lobby.new_game, name="new_game"),
     path("games/next/", lobby.next_game, name="next_game"),
+    path("games/waiting-room/", waiting_room.waiting_room, name="waiting_room"),
+    path("games/waiting-room/<int:challenge_id>/join/", waiting_room.waiting_room_join, name="waiting_room_join"),
+    path(
+        "games/waiting-room/<int:challenge_id>/withdraw/",
+        waiting_room.waiting_room_withdraw,
+        name="waiting_room_withdraw",
+    ),
+    path("games/auto-match/", waiting_room.auto_match, name="auto_match"),
+    path("games/auto-match/cancel/", waiting_room.auto_match_cancel_view, name="auto_match_cancel"),
     path("games/waiting-count/", lobby.play_count, name="play_count"),
     path("challenges/<int:challenge_id>/respond/", lobby.challenge_respond, name="challenge_respond"),
     # The game page.

@@ -177,6 +177,11 @@ if DEADLINE_SWEEP_SECONDS < 1:
 # Days of vacation each player may book in a calendar year (accounts.vacations).
 # "Who is here?" lists the players seen in this many minutes (accounts.presence).
 PRESENCE_MINUTES = env_int("PRESENCE_MINUTES", 10)
+# Players who are not members may have this many active games that they started or accepted
+# (challenges, waiting room, auto-match) at once; bot, ladder and tournament games do not count.
+NON_MEMBER_GAME_LIMIT = env_int("NON_MEMBER_GAME_LIMIT", 30)
+# Open challenges made and auto-match requests changed per player (pages and API together).
+LOBBY_WRITE_RATE = env_rate("LOBBY_WRITE_RATE", "30/m")
 
 # E-mail notices (notices app): links in mails are absolute, so the site must know its own
 # address (a worker has no request to take it from): SITE_URL, else the first named host of

@@ -208,6 +208,8 @@ def ladder_challenge(*, ladder_id: int, challenger: Any, opponent: str) -> Chall
             time_limit=ladder.time_limit,
             rated=True,
             message=f"A challenge on the ladder {ladder.name}.",
+            # Ladder games are never refused for, nor counted in, a non-member's game limit.
+            counts_toward_limit=False,
         )
         LadderMatch.objects.create(
             ladder=ladder, challenge=challenge, challenger=challenger, defender=theirs.player

@@ -31,6 +31,7 @@ the site (ladders, tournaments, pages, the API) reads ratings.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -48,6 +49,7 @@ __all__ = [
     "rating_history",
     "rating_of",
     "ratings_of",
+    "ratings_of_players",
     "upset_chance",
 ]
 
@@ -110,6 +112,21 @@ def ratings_of(user: Any) -> dict[str, tuple[float, int]]:
 
     found = {row.variant: (row.rating, row.experience) for row in Rating.objects.filter(player=user)}
     return {code: found.get(code, (STARTING_RATING, 0)) for code in RATED_VARIANTS}
+
+
+def ratings_of_players(user_ids: Iterable[int], variant_code: str) -> dict[int, float]:
+    """{user id: current rating in the variant} for several players in one query (the starting
+    rating for those with none); nothing for a variant that is never rated (money play).
+    The lobby's rating source (backgammon.services.ratings_source)."""
+    from tournaments.models import Rating
+
+    if variant_code not in RATED_VARIANTS:
+        return {}
+    ids = list(user_ids)
+    found = dict(
+        Rating.objects.filter(player_id__in=ids, variant=variant_code).values_list("player_id", "rating")
+    )
+    return {user_id: found.get(user_id, STARTING_RATING) for user_id in ids}
 
 
 def rating_history(user: Any) -> dict[str, list[Any]]:

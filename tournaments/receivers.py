@@ -39,6 +39,7 @@ def connect() -> None:
     signals.worker_tick.connect(_ladder_inactivity, dispatch_uid="ladders-worker-tick")
     _connect_tournaments()
     _register_vacation_policy()
+    _register_rating_source()
 
 
 def _connect_tournaments() -> None:
@@ -60,3 +61,11 @@ def _register_vacation_policy() -> None:
     from tournaments.vacation_policy import competition_vacation_cap
 
     register_vacation_policy(competition_vacation_cap)
+
+
+def _register_rating_source() -> None:
+    # The waiting room's rating ranges and auto-match's pairing read ratings through this.
+    from backgammon.services.ratings_source import register_rating_source
+    from tournaments.ratings import ratings_of_players
+
+    register_rating_source(ratings_of_players)

@@ -4,6 +4,7 @@ notifies after commit. Views, the admin, tasks and commands all come through her
 Refusals raise a ``Rejected`` subclass whose ``message`` a player can read; nothing is changed.
 """
 
+from .auto_match import auto_match_cancel, auto_match_of, auto_match_pair, auto_match_set
 from .challenges import (
     CHALLENGE_MESSAGE_MAX,
     DEFAULT_MATCH_LENGTHS,
@@ -14,6 +15,7 @@ from .challenges import (
     challenge_withdraw,
     game_create,
 )
+from .game_limit import counted_games, game_limit
 from .games import (
     game_apply_action,
     game_enforce_deadline,
@@ -25,6 +27,13 @@ from .games import (
 from .queries import games_awaiting, games_awaiting_count, next_game_for, status_lists
 from .refusals import ActionRejected, ChallengeRejected, Refusal, Rejected
 from .staff import game_abort, game_adjudicate
+from .waiting_room import (
+    OpenChallengeFilters,
+    open_challenge_create,
+    open_challenge_join,
+    open_challenge_withdraw,
+    open_challenges_for,
+)
 
 __all__ = [
     "CHALLENGE_MESSAGE_MAX",
@@ -32,21 +41,32 @@ __all__ = [
     "MATCH_VARIANTS",
     "ActionRejected",
     "ChallengeRejected",
+    "OpenChallengeFilters",
     "Refusal",
     "Rejected",
+    "auto_match_cancel",
+    "auto_match_of",
+    "auto_match_pair",
+    "auto_match_set",
     "challenge_accept",
     "challenge_create",
     "challenge_decline",
     "challenge_withdraw",
+    "counted_games",
     "game_abort",
     "game_adjudicate",
     "game_apply_action",
     "game_create",
     "game_enforce_deadline",
+    "game_limit",
     "game_start",
     "games_awaiting",
     "games_awaiting_count",
     "next_game_for",
+    "open_challenge_create",
+    "open_challenge_join",
+    "open_challenge_withdraw",
+    "open_challenges_for",
     "overdue_games",
     "result_text",
     "roll_request",

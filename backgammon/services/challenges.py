@@ -14,6 +14,7 @@ from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.signals import challenge_created
 
+from .game_limit import game_limit_check, is_computer_opponent, lock_players
 from .games import game_start
 from .refusals import ChallengeRejected, Refusal
 
@@ -26,6 +27,8 @@ __all__ = [
     "challenge_accept",
     "challenge_create",
     "challenge_decline",
+    "challenge_start_game",
+    "challenge_terms",
     "challenge_withdraw",
     "game_create",
 ]
@@ -70,6 +73,34 @@ def _money_options(
     return {"jacoby": jacoby, "beavers": beavers, "automatic_doubles": automatic_doubles, "stake": stake}
 
 
+def challenge_terms(
+    *,
+    variant: str,
+    match_length: int | None,
+    time_limit: timedelta,
+    message: str,
+    jacoby: bool,
+    beavers: bool,
+    automatic_doubles: int,
+    stake: int | None,
+) -> dict[str, Any]:
+    """A challenge's rules checked and normalised (the fields of ``Challenge``), or a refusal:
+    the named challenge and the waiting room's open one share them."""
+    variant = variant.strip().upper()
+    if variant not in VARIANTS:
+        raise ChallengeRejected(f"There is no variant {variant[:20]!r}; choose one of {', '.join(VARIANTS)}")
+    length = _match_length(variant, match_length)
+    if time_limit not in _TIME_LIMIT_VALUES:
+        raise ChallengeRejected("Choose a time limit per move from the list")
+    message = message.strip()
+    if len(message) > CHALLENGE_MESSAGE_MAX:
+        raise ChallengeRejected(f"A message can be at most {CHALLENGE_MESSAGE_MAX} characters")
+    money = _money_options(
+        variant, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake
+    )
+    return {"variant": variant, "match_length": length, "time_limit": time_limit, "message": message, **money}
+
+
 def _opponent(challenger: Any, username: str) -> Any:
     username = username.strip()
     if not username:
@@ -99,38 +130,34 @@ def challenge_create(
     beavers: bool = False,
     automatic_doubles: int = 0,
     stake: int | None = None,
+    counts_toward_limit: bool = True,
 ) -> Challenge:
     """Invite the player named ``opponent`` (a username, any case) to a game with these rules.
 
     ``match_length`` None means the variant's default (5, or 9 for B9); single-game variants take
-    none. ``stake`` None means 1 for the money game.
+    none. ``stake`` None means 1 for the money game. ``counts_toward_limit`` False (a ladder's
+    challenge) keeps the game out of the non-members' game limit; so does a computer opponent.
     """
-    variant = variant.strip().upper()
-    if variant not in VARIANTS:
-        raise ChallengeRejected(f"There is no variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-    length = _match_length(variant, match_length)
-    if time_limit not in _TIME_LIMIT_VALUES:
-        raise ChallengeRejected("Choose a time limit per move from the list")
-    message = message.strip()
-    if len(message) > CHALLENGE_MESSAGE_MAX:
-        raise ChallengeRejected(f"A message can be at most {CHALLENGE_MESSAGE_MAX} characters")
-    money = _money_options(
-        variant, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake
+    terms = challenge_terms(
+        variant=variant, match_length=match_length, time_limit=time_limit, message=message,
+        jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake,
     )
     other = _opponent(challenger, opponent)
+    counted = counts_toward_limit and not is_computer_opponent(other)
+    variant = terms["variant"]
     try:
         # The database's unique constraint (one pending challenge per pair and variant) decides,
         # so two requests at the same moment cannot both pass a check made before the insert.
         with transaction.atomic():
+            if counted:
+                lock_players(challenger)
+                game_limit_check(challenger)
             challenge = Challenge.objects.create(
                 challenger=challenger,
                 challenged=other,
-                variant=variant,
-                match_length=length,
-                time_limit=time_limit,
                 rated=rated,
-                message=message,
-                **money,
+                counts_toward_limit=counted,
+                **terms,
             )
     except IntegrityError:
         raise ChallengeRejected(
@@ -179,11 +206,22 @@ def challenge_accept(*, challenge_id: int, actor: Any) -> Game:
     """The challenged player accepts: the game starts (challenger Black) with its opening roll."""
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id, actor, role="challenged")
-        if not challenge.challenger.is_active:
-            raise ChallengeRejected(f"The player {challenge.challenger.get_username()} no longer plays here")
+        return challenge_start_game(challenge, challenge.challenged)
+
+
+def challenge_start_game(challenge: Challenge, opponent: Any) -> Game:
+    """Start the game of a locked pending challenge against ``opponent`` (who accepted or joined
+    it) and close the challenge; refused if either player may not start another game."""
+    if not challenge.challenger.is_active:
+        raise ChallengeRejected(f"The player {challenge.challenger.get_username()} no longer plays here")
+    with transaction.atomic():
+        if challenge.counts_toward_limit:
+            lock_players(opponent, challenge.challenger)
+            game_limit_check(opponent)
+            game_limit_check(challenge.challenger, other=opponent)
         game = game_create(
             black=challenge.challenger,
-            white=challenge.challenged,
+            white=opponent,
             variant=challenge.variant,
             match_length=challenge.match_length,
             time_limit=challenge.time_limit,
@@ -192,7 +230,9 @@ def challenge_accept(*, challenge_id: int, actor: Any) -> Game:
             beavers=challenge.beavers,
             automatic_doubles=challenge.automatic_doubles,
             stake=challenge.stake,
+            counts_toward_limit=challenge.counts_toward_limit,
         )
+        # An open challenge keeps no opponent (it stays recognisable as one); its game says who joined.
         challenge.game = game
         _close(challenge, Challenge.Status.ACCEPTED)
         return game
@@ -210,9 +250,11 @@ def game_create(
     beavers: bool = False,
     automatic_doubles: int = 0,
     stake: int = 0,
+    counts_toward_limit: bool = False,
 ) -> Game:
     """Create a game between two players and roll its opening (inside the caller's transaction):
-    an accepted challenge, or a game that starts without one (a tournament's match)."""
+    an accepted challenge, or a game that starts without one (a tournament's match, auto-match).
+    ``counts_toward_limit``: a game the players started or accepted themselves (game_limit)."""
     with transaction.atomic():
         game = Game.objects.create(
             variant=variant,
@@ -225,6 +267,7 @@ def game_create(
             time_limit=time_limit,
             black=black,
             white=white,
+            counts_toward_limit=counts_toward_limit,
         )
         game_start(game=game)
         return game

@@ -56,7 +56,8 @@ def status_lists(user: Any) -> StatusLists:
             .order_by("created_at")
         ),
         outgoing=list(
-            Challenge.objects.filter(challenger=user, status=Challenge.Status.PENDING)
+            # Open challenges (no opponent yet) are listed in the waiting room.
+            Challenge.objects.filter(challenger=user, status=Challenge.Status.PENDING, challenged__isnull=False)
             .select_related("challenged")
             .order_by("created_at")
         ),

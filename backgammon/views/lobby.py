@@ -24,8 +24,12 @@ from backgammon.services import (
     challenge_withdraw,
     games_awaiting_count,
     next_game_for,
+    open_challenge_create,
     status_lists,
 )
+
+OPEN_OPPONENT = "anyone"
+"""Typed as the opponent on Start new game, it puts the challenge in the waiting room."""
 
 __all__ = ["challenge_respond", "game_url", "new_game", "next_game", "next_game_url", "play_count", "status"]
 
@@ -58,12 +62,19 @@ def status(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_game(request: HttpRequest) -> HttpResponse:
-    """Challenge a named player; errors re-render the form with the reason and change nothing."""
+    """Challenge a named player (or "anyone": an open challenge in the waiting room); errors
+    re-render the form with the reason and change nothing."""
     if request.method == "POST":
         form = ChallengeForm(request.POST)
         if form.is_valid():
+            arguments = form.service_arguments()
             try:
-                challenge = challenge_create(challenger=request.user, **form.service_arguments())
+                if arguments["opponent"].strip().lower() == OPEN_OPPONENT:
+                    del arguments["opponent"]
+                    open_challenge_create(challenger=request.user, **arguments)
+                    messages.success(request, "Your open challenge is in the waiting room.")
+                    return redirect("backgammon:waiting_room")
+                challenge = challenge_create(challenger=request.user, **arguments)
             except ChallengeRejected as refusal:
                 form.add_error(None, refusal.message)
             else:

@@ -30,6 +30,13 @@ class ApiClient:
         return self.client.post(f"/api/v1{path}", data, content_type="application/json",
                                 **self._headers(), **extra)
 
+    def put(self, path: str, body: Any = None) -> Any:
+        data = body if isinstance(body, (str, bytes)) else json.dumps(body if body is not None else {})
+        return self.client.put(f"/api/v1{path}", data, content_type="application/json", **self._headers())
+
+    def delete(self, path: str) -> Any:
+        return self.client.delete(f"/api/v1{path}", **self._headers())
+
     def act(self, game_id: int, action: str, number: int, **fields: Any) -> Any:
         body = {"action": action, "expected_action_number": number, **fields}
         return self.post(f"/games/{game_id}/actions", body)

@@ -34,4 +34,6 @@ def test_it_loads_a_game_of_every_variant_and_can_run_again() -> None:
 
     call_command("load_demo", stdout=StringIO())
     assert Game.objects.count() == len(VARIANTS)
-    assert Challenge.objects.filter(status="pending").count() == 1
+    # dave's challenge to alice, and carol's open one in the waiting room.
+    assert Challenge.objects.filter(status="pending").count() == 2
+    assert Challenge.objects.filter(status="pending", challenged__isnull=True).count() == 1

@@ -18,6 +18,7 @@ from backgammon.services import (
     challenge_accept,
     challenge_create,
     game_apply_action,
+    open_challenge_create,
     roll_request,
 )
 
@@ -70,7 +71,8 @@ class Command(BaseCommand):
     help = (
         "Load demo data (safe to run again): players alice, bob, carol and dave and the staff "
         f"user admin, all with the password {DEMO_PASSWORD!r}; a game in progress of every "
-        "variant, several waiting for alice; one pending challenge to alice."
+        "variant, several waiting for alice; one pending challenge to alice; an open challenge "
+        "from carol in the waiting room."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -95,6 +97,16 @@ class Command(BaseCommand):
                 variant="BP",
                 time_limit=timedelta(days=3),
                 message="Fancy a match to 5?",
+            )
+        open_ones = Challenge.objects.filter(
+            challenger=users["carol"], challenged__isnull=True, status=Challenge.Status.PENDING
+        )
+        if not open_ones.exists():
+            open_challenge_create(
+                challenger=users["carol"],
+                variant="BN",
+                time_limit=timedelta(days=2),
+                message="Anyone for Nackgammon?",
             )
         self.stdout.write(
             f"Demo ready: {created} new game(s); players {', '.join(PLAYERS)} and {ADMIN}, "

@@ -1,0 +1,248 @@
+"""Auto-match: a player says what they will play and how many games at most; the site pairs
+compatible requests, closest ratings first, and starts the games.
+
+Two requests are compatible when they share a variant and a time limit and their rated wishes
+meet (rated + either = rated, unrated + either = unrated, either + either = rated; money play is
+never rated). A pair plays the first shared variant in the site's order and the longest shared
+time limit (the gentler clock). Never paired: two players who ignore each other, a non-member at
+the game limit, or two players whose requests already started a game together.
+
+``auto_match_pair`` runs after a request is made or changed, and from every worker tick (so a
+pairing skipped while another was running is made a few seconds later). It locks the open
+requests it pairs (``select_for_update(skip_locked=True)``), so two runs at once share no request
+and no request is paired twice; running it again when nothing changed starts nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+
+from accounts.relations import ignore_wall_ids
+from backgammon.engine import VARIANTS
+from backgammon.models import TIME_LIMITS, AutoMatchRequest, Game
+
+from .challenges import DEFAULT_MATCH_LENGTHS, game_create
+from .game_limit import game_limit_check, lock_players, players_at_limit
+from .ratings_source import ratings_in
+from .refusals import ChallengeRejected, Refusal
+
+__all__ = [
+    "MAX_AUTO_MATCH_GAMES",
+    "auto_match_cancel",
+    "auto_match_of",
+    "auto_match_pair",
+    "auto_match_set",
+]
+
+logger = logging.getLogger(__name__)
+
+MAX_AUTO_MATCH_GAMES = 10
+_TIME_LIMIT_SECONDS = [int(value.total_seconds()) for value, _ in TIME_LIMITS]
+Rated = AutoMatchRequest.Rated
+
+
+def auto_match_of(user: Any) -> AutoMatchRequest | None:
+    """The player's open request, else their latest one (to show the games it started)."""
+    mine = AutoMatchRequest.objects.filter(player=user).prefetch_related("games__black", "games__white")
+    return (
+        mine.filter(status=AutoMatchRequest.Status.OPEN).first()
+        or mine.order_by("-created_at", "-pk").first()
+    )
+
+
+def _checked(variants: list[str], time_limits: list[timedelta], rated: str, max_games: int) -> dict[str, Any]:
+    asked = {code.strip().upper() for code in variants}
+    unknown = sorted(asked - set(VARIANTS))
+    if unknown:
+        raise ChallengeRejected(f"There is no variant {unknown[0][:20]!r}; choose from {', '.join(VARIANTS)}")
+    codes = [code for code in VARIANTS if code in asked]
+    if not codes:
+        raise ChallengeRejected("Choose at least one variant you will play")
+    seconds = sorted({int(limit.total_seconds()) for limit in time_limits})
+    if not seconds:
+        raise ChallengeRejected("Choose at least one time limit per move")
+    if any(value not in _TIME_LIMIT_SECONDS for value in seconds):
+        raise ChallengeRejected("Choose time limits per move from the list")
+    if rated not in Rated.values:
+        raise ChallengeRejected("Choose rated, unrated, or either")
+    if rated == Rated.RATED and all(VARIANTS[code].money for code in codes):
+        raise ChallengeRejected("Money play is never rated: choose unrated or either")
+    if not 1 <= max_games <= MAX_AUTO_MATCH_GAMES:
+        raise ChallengeRejected(f"Ask for 1 to {MAX_AUTO_MATCH_GAMES} games")
+    return {"variants": codes, "time_limits": seconds, "rated": rated, "max_games": max_games}
+
+
+def auto_match_set(
+    *, player: Any, variants: list[str], time_limits: list[timedelta], rated: str, max_games: int
+) -> AutoMatchRequest:
+    """Make or change the player's request, then try to pair it. A change keeps the games the
+    request started; asking for no more games than it started fills it."""
+    wish = _checked(variants, time_limits, rated, max_games)
+    for _attempt in range(2):  # a racing twin may insert the open request between our read and write
+        try:
+            with transaction.atomic():
+                request = (
+                    AutoMatchRequest.objects.select_for_update()
+                    .filter(player=player, status=AutoMatchRequest.Status.OPEN)
+                    .first()
+                )
+                if request is None:
+                    request = AutoMatchRequest(player=player)
+                for field, value in wish.items():
+                    setattr(request, field, value)
+                request.save()
+                if request.games.count() >= request.max_games:
+                    request.status = AutoMatchRequest.Status.FILLED
+                    request.save(update_fields=["status", "updated_at"])
+            break
+        except IntegrityError:
+            continue
+    else:
+        raise ChallengeRejected("Your request changed at the same moment: please try again")
+    auto_match_pair()
+    request.refresh_from_db()
+    return request
+
+
+def auto_match_cancel(*, player: Any) -> AutoMatchRequest:
+    """Take the player's open request back (the games it started go on)."""
+    with transaction.atomic():
+        request = (
+            AutoMatchRequest.objects.select_for_update()
+            .filter(player=player, status=AutoMatchRequest.Status.OPEN)
+            .first()
+        )
+        if request is None:
+            raise ChallengeRejected("You have no auto-match request waiting", Refusal.NOT_FOUND)
+        request.status = AutoMatchRequest.Status.CANCELLED
+        request.save(update_fields=["status", "updated_at"])
+        return request
+
+
+@dataclass(frozen=True)
+class _Terms:
+    variant: str
+    time_limit: timedelta
+    rated: bool
+
+
+def _rated_meets(a: str, b: str, money: bool) -> bool | None:
+    """The pair's rated flag, or None if their wishes do not meet."""
+    if money:  # never rated: only for two players who do not insist on rated
+        return None if Rated.RATED in (a, b) else False
+    wishes = {a, b} - {Rated.EITHER}
+    if len(wishes) > 1:
+        return None
+    return wishes.pop() == Rated.RATED if wishes else True
+
+
+def pair_terms(a: AutoMatchRequest, b: AutoMatchRequest) -> _Terms | None:
+    """What two requests would play together, or None if nothing."""
+    limits = set(a.time_limits) & set(b.time_limits)
+    if not limits:
+        return None
+    for code in VARIANTS:
+        if code in a.variants and code in b.variants:
+            rated = _rated_meets(a.rated, b.rated, VARIANTS[code].money)
+            if rated is not None:
+                return _Terms(code, timedelta(seconds=max(limits)), rated)
+    return None
+
+
+def _open_requests() -> QuerySet[AutoMatchRequest]:
+    return AutoMatchRequest.objects.filter(
+        status=AutoMatchRequest.Status.OPEN, player__is_active=True
+    ).order_by("created_at", "pk")
+
+
+def auto_match_pair() -> list[Game]:
+    """Pair what can be paired now; the games started (none when nothing is compatible)."""
+    with transaction.atomic():
+        requests = list(_open_requests().select_for_update(skip_locked=True, of=("self",)).select_related("player"))
+        if len(requests) < 2:
+            return []
+        candidates = _candidates(requests)
+        started: list[Game] = []
+        remaining = {r.pk: r.max_games - r.games.count() for r in requests}
+        full = players_at_limit(r.player_id for r in requests)
+        for _distance, _age, a, b, terms in candidates:
+            if remaining[a.pk] <= 0 or remaining[b.pk] <= 0 or a.player_id in full or b.player_id in full:
+                continue
+            game = _start(a, b, terms)
+            if game is None:
+                full |= players_at_limit([a.player_id, b.player_id])
+                continue
+            started.append(game)
+            for request in (a, b):
+                remaining[request.pk] -= 1
+                if remaining[request.pk] <= 0:
+                    request.status = AutoMatchRequest.Status.FILLED
+                    request.save(update_fields=["status", "updated_at"])
+            full |= players_at_limit([a.player_id, b.player_id])
+        return started
+
+
+def _candidates(requests: list[AutoMatchRequest]) -> list[tuple[float, int, AutoMatchRequest, AutoMatchRequest, _Terms]]:
+    """Every compatible pair with its rating distance, closest first (then the oldest requests)."""
+    walls = {r.player_id: ignore_wall_ids(r.player) for r in requests}
+    played = _already_paired(requests)
+    pairs = []
+    for i, a in enumerate(requests):
+        for b in requests[i + 1:]:
+            if a.player_id == b.player_id or b.player_id in walls[a.player_id]:
+                continue
+            if frozenset((a.player_id, b.player_id)) in played:
+                continue
+            terms = pair_terms(a, b)
+            if terms is not None:
+                pairs.append((a, b, terms))
+    ratings: dict[str, dict[int, float]] = {}
+    for variant in {terms.variant for _, _, terms in pairs}:
+        ids = {r.player_id for r in requests}
+        ratings[variant] = ratings_in(variant, ids)
+    ranked = []
+    for index, (a, b, terms) in enumerate(pairs):
+        found = ratings[terms.variant]
+        distance = abs(found.get(a.player_id, 0.0) - found.get(b.player_id, 0.0))
+        ranked.append((distance, index, a, b, terms))
+    ranked.sort(key=lambda row: (row[0], row[1]))
+    return ranked
+
+
+def _already_paired(requests: list[AutoMatchRequest]) -> set[frozenset[int]]:
+    """Pairs of players that one of these requests already started a game between."""
+    through = AutoMatchRequest.games.through
+    rows = through.objects.filter(automatchrequest_id__in=[r.pk for r in requests]).values_list(
+        "game__black_id", "game__white_id"
+    )
+    return {frozenset(row) for row in rows}
+
+
+def _start(a: AutoMatchRequest, b: AutoMatchRequest, terms: _Terms) -> Game | None:
+    try:
+        with transaction.atomic():
+            lock_players(a.player, b.player)
+            game_limit_check(a.player)
+            game_limit_check(b.player)
+            game = game_create(
+                black=a.player,  # the older request's player is Black
+                white=b.player,
+                variant=terms.variant,
+                match_length=DEFAULT_MATCH_LENGTHS.get(terms.variant, 0),
+                time_limit=terms.time_limit,
+                rated=terms.rated,
+                stake=1 if VARIANTS[terms.variant].money else 0,
+                counts_toward_limit=True,
+            )
+            a.games.add(game)
+            b.games.add(game)
+            return game
+    except ChallengeRejected as refusal:
+        logger.info("Auto-match: %s and %s not paired: %s", a.player, b.player, refusal.message)
+        return None

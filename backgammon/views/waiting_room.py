@@ -1,0 +1,154 @@
+"""The waiting room (open challenges anyone may join) and auto-match: PLAY menu pages."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from backgammon.engine import VARIANTS
+from backgammon.forms import AutoMatchForm, OpenChallengeForm, WaitingRoomFilterForm, time_limit_key
+from backgammon.lobby_limits import LOBBY_TOO_FAST, lobby_write_refused
+from backgammon.models import AutoMatchRequest
+from backgammon.services import (
+    ChallengeRejected,
+    OpenChallengeFilters,
+    auto_match_cancel,
+    auto_match_of,
+    auto_match_set,
+    open_challenge_create,
+    open_challenge_join,
+    open_challenge_withdraw,
+    open_challenges_for,
+)
+
+from .lobby import game_url
+
+_DEFAULT_LIMITS = (timedelta(days=1), timedelta(days=3))
+
+__all__ = ["auto_match", "auto_match_cancel_view", "waiting_room", "waiting_room_join", "waiting_room_withdraw"]
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _render_room(request: HttpRequest, form: OpenChallengeForm, *, status: int = 200) -> HttpResponse:
+    filter_form = WaitingRoomFilterForm(request.GET or None)
+    filters = filter_form.filters() if filter_form.is_valid() else OpenChallengeFilters()
+    rows = open_challenges_for(request.user, filters)
+    return render(
+        request,
+        "backgammon/waiting_room.html",
+        {
+            "rows": rows,
+            "filter_form": filter_form,
+            "form": form,
+            "variant_rows": zip(form["variant"], VARIANTS.values(), strict=True),
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def waiting_room(request: HttpRequest) -> HttpResponse:
+    """The open challenges I may see (filtered), and a form to add mine."""
+    if request.method != "POST":
+        return _render_room(request, OpenChallengeForm())
+    form = OpenChallengeForm(request.POST)
+    if form.is_valid():
+        if lobby_write_refused(request, request.user):
+            form.add_error(None, LOBBY_TOO_FAST)
+            return _render_room(request, form, status=429)
+        try:
+            open_challenge_create(challenger=request.user, **form.service_arguments())
+        except ChallengeRejected as refusal:
+            form.add_error(None, _sentence(refusal.message))
+        else:
+            messages.success(request, "Your open challenge is in the waiting room.")
+            return redirect("backgammon:waiting_room")
+    return _render_room(request, form, status=400)
+
+
+@login_required
+@require_POST
+def waiting_room_join(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Join an open challenge: its game starts and opens."""
+    try:
+        game = open_challenge_join(challenge_id=challenge_id, actor=request.user)
+    except ChallengeRejected as refusal:
+        messages.error(request, _sentence(refusal.message))
+        return redirect("backgammon:waiting_room")
+    messages.success(request, f"The game against {game.black.get_username()} has started.")
+    return redirect(game_url(game))
+
+
+@login_required
+@require_POST
+def waiting_room_withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        open_challenge_withdraw(challenge_id=challenge_id, actor=request.user)
+    except ChallengeRejected as refusal:
+        messages.error(request, _sentence(refusal.message))
+    else:
+        messages.success(request, "You withdrew your open challenge.")
+    return redirect("backgammon:waiting_room")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def auto_match(request: HttpRequest) -> HttpResponse:
+    """My auto-match request (make or change it) and the games it started."""
+    current = auto_match_of(request.user)
+    if request.method == "POST":
+        form = AutoMatchForm(request.POST)
+        status = 400
+        if form.is_valid():
+            if lobby_write_refused(request, request.user):
+                form.add_error(None, LOBBY_TOO_FAST)
+                status = 429
+            else:
+                try:
+                    made = auto_match_set(player=request.user, **form.service_arguments())
+                except ChallengeRejected as refusal:
+                    form.add_error(None, _sentence(refusal.message))
+                else:
+                    messages.success(request, _saved_sentence(made.games.count(), made.max_games))
+                    return redirect("backgammon:auto_match")
+        return render(request, "backgammon/auto_match.html", {"form": form, "current": current}, status=status)
+    if current is not None and current.status == AutoMatchRequest.Status.OPEN:
+        # Changing a request starts from what it asks now.
+        form = AutoMatchForm(initial={
+            "variants": current.variants,
+            "time_limits": [str(seconds) for seconds in current.time_limits],
+            "rated": current.rated,
+            "max_games": current.max_games,
+        })
+    else:
+        form = AutoMatchForm(initial={"variants": ["BP"], "time_limits": [time_limit_key(v) for v in _DEFAULT_LIMITS]})
+    return render(request, "backgammon/auto_match.html", {"form": form, "current": current})
+
+
+def _saved_sentence(started: int, max_games: int) -> str:
+    if not started:
+        return "Your auto-match request is saved: we will pair you soon."
+    if started >= max_games:
+        return f"Your auto-match request is filled: {started} of {max_games} games started."
+    return f"Your auto-match request is saved: {started} of {max_games} games started, looking for more."
+
+
+@login_required
+@require_POST
+def auto_match_cancel_view(request: HttpRequest) -> HttpResponse:
+    try:
+        auto_match_cancel(player=request.user)
+    except ChallengeRejected as refusal:
+        messages.error(request, _sentence(refusal.message))
+    else:
+        messages.success(request, "You cancelled your auto-match request.")
+    return redirect("backgammon:auto_match")
