@@ -28,7 +28,7 @@ def _on_actions_logged(*, game: Any, actions: list[Any], **_: Any) -> None:
         recipient = game.white_id if black_moved else game.black_id
         message_record(
             sender_id=sender, recipient_id=recipient, body=action.message, kind=Message.Kind.MOVE,
-            game_id=game.pk, game_action_id=action.pk, subject=f"Game {game.pk}",
+            game_id=game.pk, game_action_id=action.pk,
         )
 
 
@@ -46,7 +46,6 @@ def _on_challenge_created(*, challenge_id: int, **_: Any) -> None:
             message_record(
                 sender_id=challenge.challenger_id, recipient_id=challenge.challenged_id,
                 body=challenge.message, kind=Message.Kind.CHALLENGE, challenge_id=challenge.pk,
-                subject=f"Challenge: {challenge.get_variant_display()}",
             )
     except IntegrityError:
         pass  # the same signal delivered twice at once: the first one recorded it

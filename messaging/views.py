@@ -98,6 +98,8 @@ def send(request: HttpRequest) -> HttpResponse:
             else:
                 flash.success(request, f"Your message to {data['to'].strip()} is sent.")
                 return redirect("messaging:sent")
+        if "reply_to" in form.errors:  # a hidden field: its complaint would not be seen
+            form.add_error(None, "There is no such message to reply to.")
         return render(request, "messaging/send.html", {"form": form}, status=400)
     initial: dict[str, Any] = {"to": request.GET.get("to", "")[:150]}
     if "reply" in request.GET:
