@@ -32,7 +32,7 @@ class MessageOut(Schema):
     recipient: str
     kind: str
     subject: str
-    body: str
+    text: str
     created_at: datetime
     read: bool
     reply_to: int | None
@@ -50,7 +50,7 @@ class MessageList(Schema):
 class MessageIn(Schema):
     to: str
     subject: str = ""
-    body: str
+    text: str
     reply_to: int | None = None
 
 
@@ -70,7 +70,7 @@ def message_json(message: Message) -> dict[str, Any]:
         "recipient": message.recipient.get_username(),
         "kind": message.kind,
         "subject": message.subject,
-        "body": message.body,
+        "text": message.body,
         "created_at": message.created_at,
         "read": message.read_at is not None,
         "reply_to": message.reply_to_id,
@@ -109,7 +109,7 @@ def message_new(request: HttpRequest, body: MessageIn) -> Any:
     """Send a message to the player ``to``; ``reply_to`` threads it to one of mine."""
     try:
         sent = services.message_send(sender=request.auth, to=body.to, subject=body.subject,  # type: ignore[attr-defined]
-                                     body=body.body, reply_to_id=body.reply_to)
+                                     body=body.text, reply_to_id=body.reply_to)
     except services.MessageRateLimited as refusal:
         raise HttpError(429, refusal.message) from None
     return Status(201, message_json(sent))
