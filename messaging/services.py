@@ -134,7 +134,9 @@ def message_record(
     """A message that came with a move or a challenge, in the caller's transaction; the game's
     own limits applied to it already. Recorded once: a second call for the same move or
     challenge returns None."""
-    unique = {"game_action_id": game_action_id} if game_action_id else {"challenge_id": challenge_id}
+    if (game_action_id is None) == (challenge_id is None):
+        raise ValueError("A recorded message comes with one move or one challenge.")
+    unique = {"game_action_id": game_action_id} if game_action_id is not None else {"challenge_id": challenge_id}
     if Message.objects.filter(**unique).exists():
         return None
     message = Message.objects.create(

@@ -58,7 +58,7 @@ def test_alice_messages_bob_who_reads_and_replies(tab_for: TabMaker, transaction
     expect(bob.get_by_label("Subject")).to_have_value("Re: Rematch?")
     reply = bob.get_by_role("textbox", name="Message")
     expect(reply).to_have_value("alice wrote:\n> Good game!\n> <script>alert('x')</script> Another one?\n\n")
-    reply.press("End")
+    reply.press("Control+End")
     reply.type("Yes, gladly.")
     screenshot(bob, "messages-6-bob-replies")
     bob.get_by_role("button", name="Send").click()
