@@ -313,3 +313,41 @@ def test_a_challenge_message_reaches_the_inbox_once(alice: Any, bob: Any, bob_cl
     message = Message.objects.get()
     assert (message.kind, message.challenge_id, message.body) == ("challenge", challenge.pk, "fancy a game?")
     assert "fancy a game?" in page(bob_client.get(INBOX))
+
+
+def test_message_sent_goes_out_after_commit(alice: Any, bob: Any,
+                                            django_capture_on_commit_callbacks: Any) -> None:
+    from messaging.signals import message_sent
+
+    heard: list[Message] = []
+
+    def listener(*, message: Message, **_: Any) -> None:
+        heard.append(message)
+
+    message_sent.connect(listener)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            sent = message_send(sender=alice, to="bob", body="hi")
+        assert heard == []  # not before the commit
+        for callback in callbacks:
+            callback()
+        assert heard == [sent]
+    finally:
+        message_sent.disconnect(listener)
+
+
+def test_operators_find_reported_messages_in_the_admin(alice: Any, bob: Any, make_user: Callable[..., Any],
+                                                       client_for: Callable[[Any], Client]) -> None:
+    from messaging.services import message_report
+
+    reported = message_send(sender=alice, to="bob", subject="Rude", body="rude words")
+    message_send(sender=alice, to="bob", subject="Polite", body="kind words")
+    message_report(user=bob, message_id=reported.pk)
+    operator = make_user("operator")
+    operator.is_staff = operator.is_superuser = True
+    operator.save()
+    listed = page(client_for(operator).get("/admin/messaging/message/", {"reported": "yes"}))
+    assert "Rude" in listed and "Polite" not in listed
+    shown = client_for(operator).get(f"/admin/messaging/message/{reported.pk}/change/")
+    assert shown.status_code == 200 and "rude words" in page(shown)
+    assert client_for(bob).get("/admin/messaging/message/").status_code == 302  # players: no admin
