@@ -16,7 +16,10 @@ __all__ = ["connect"]
 
 
 def _on_actions_logged(*, game: Any, actions: list[Any], **_: Any) -> None:
-    """Inside the transaction that appends the actions: the inbox copy commits with the move."""
+    """Inside the transaction that appends the actions: the inbox copy commits with the move.
+
+    The actions were appended in this very transaction, so none has its message recorded yet.
+    """
     from messaging.models import Message
     from messaging.services import message_record
 
@@ -41,6 +44,8 @@ def _on_challenge_created(*, challenge_id: int, **_: Any) -> None:
     challenge = Challenge.objects.filter(pk=challenge_id).first()
     if challenge is None or not challenge.message or challenge.challenged_id is None:
         return
+    if Message.objects.filter(challenge=challenge).exists():
+        return  # the same signal delivered again
     try:
         with transaction.atomic():
             message_record(

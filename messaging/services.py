@@ -129,18 +129,15 @@ def message_send(
 
 def message_record(
     *, sender_id: int, recipient_id: int, body: str, kind: str, game_id: int | None = None,
-    game_action_id: int | None = None, challenge_id: int | None = None, subject: str = "",
-) -> Message | None:
+    game_action_id: int | None = None, challenge_id: int | None = None,
+) -> Message:
     """A message that came with a move or a challenge, in the caller's transaction; the game's
-    own limits applied to it already. Recorded once: a second call for the same move or
-    challenge returns None."""
+    own limits applied to it already. Each move or challenge has one at most (unique columns):
+    a second one raises IntegrityError."""
     if (game_action_id is None) == (challenge_id is None):
         raise ValueError("A recorded message comes with one move or one challenge.")
-    unique = {"game_action_id": game_action_id} if game_action_id is not None else {"challenge_id": challenge_id}
-    if Message.objects.filter(**unique).exists():
-        return None
     message = Message.objects.create(
-        sender_id=sender_id, recipient_id=recipient_id, kind=kind, subject=subject, body=body,
+        sender_id=sender_id, recipient_id=recipient_id, kind=kind, body=body,
         game_id=game_id, game_action_id=game_action_id, challenge_id=challenge_id,
     )
     transaction.on_commit(partial(message_sent.send, sender=Message, message=message))
@@ -239,9 +236,15 @@ def message_report(*, user: Any, message_id: int) -> Message:
 
 def game_messages_mark_read(*, user: Any, game_id: int) -> int:
     """The game page shows its moves' messages: reading it reads them in the inbox too."""
-    return Message.objects.filter(
+    unread = Message.objects.filter(
         recipient=user, game_id=game_id, read_at__isnull=True, deleted_by_recipient=False
-    ).exclude(kind=Message.Kind.MESSAGE).update(read_at=timezone.now())
+    ).exclude(kind=Message.Kind.MESSAGE)
+    # Every view of a game page comes here: read first, so the usual case (nothing unread)
+    # writes nothing (on SQLite even an UPDATE of no rows takes the database's write lock).
+    ids = list(unread.values_list("pk", flat=True)[:100])
+    if not ids:
+        return 0
+    return Message.objects.filter(pk__in=ids, read_at__isnull=True).update(read_at=timezone.now())
 
 
 def reply_draft(*, user: Any, message_id: int) -> dict[str, Any]:
