@@ -10,7 +10,7 @@ from typing import ClassVar
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
@@ -45,7 +45,16 @@ def signup(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Welcome, {user.get_username()}! Your userid is ready.")
             return redirect("home")
     status = 400 if request.method == "POST" else 200
-    return render(request, "accounts/signup.html", {"form": form}, status=status)
+    return render(request, "accounts/signup.html", {"form": form, "invited_by": _inviter(request)},
+                  status=status)
+
+
+def _inviter(request: HttpRequest) -> object | None:
+    """The player named by ``?invited_by=`` of a Tell a friend link, if there is one by that name."""
+    name = request.GET.get("invited_by", "").strip()
+    if not name or len(name) > 150:
+        return None
+    return get_user_model()._default_manager.filter(username__iexact=name, is_active=True).first()
 
 
 class LoginView(auth_views.LoginView):

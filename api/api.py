@@ -23,6 +23,7 @@ from api.errors import install_error_handlers
 from api.game_json import game_json
 from api.ladders import router as ladders_router
 from api.lobby import router as lobby_router
+from api.messages import router as messages_router
 from api.ratings import player_ratings
 from api.time import router as time_router
 from api.tokens import TokenRejected, token_create
@@ -64,6 +65,7 @@ api.add_router("/ladders", ladders_router)
 api.add_router("", tournaments_router)
 api.add_router("", time_router)
 api.add_router("", lobby_router)
+api.add_router("", messages_router)
 
 _ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}

@@ -9,6 +9,12 @@
   resignation or timeout included; "adjudicated" or "aborted": staff ended it). A receiver's
   writes (ratings, ladder places, tournament rounds) commit or roll back with the result itself;
   a receiver that raises rolls the whole action back, so receivers must not fail on bad luck.
+* ``actions_logged`` is sent INSIDE the transaction that appends a game's actions, under its row
+  lock: ``game`` (saved) and ``actions`` (the ``GameAction`` rows just appended, with their ids).
+  The messages app copies a move's message to the inbox with it. A receiver that raises rolls
+  the action back.
+* ``game_viewed`` is sent when a player's game page is built for them (the page, or its live
+  update): ``game_id`` and ``user``. The messages app marks the game's move messages read.
 * ``worker_tick`` is sent by every task worker every ``WORKER_TICK_SECONDS``, from its sweep
   thread: a place for periodic safety nets.
 * ``register_untimed_players`` lets an app name players who are never put on the clock (the
@@ -22,8 +28,10 @@ from collections.abc import Callable, Iterable
 from django.dispatch import Signal
 
 __all__ = [
+    "actions_logged",
     "challenge_created",
     "game_changed",
+    "game_viewed",
     "match_finished",
     "register_untimed_players",
     "untimed_player_ids",
@@ -34,6 +42,8 @@ game_changed = Signal()
 match_finished = Signal()
 challenge_created = Signal()
 worker_tick = Signal()
+actions_logged = Signal()
+game_viewed = Signal()
 
 _untimed_sources: list[Callable[[Iterable[int]], set[int]]] = []
 

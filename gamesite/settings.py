@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "analysis",
     "tournaments",
     "notices",
+    "messaging",
     "django_tasks",
     "django_tasks_db",
     "csp",
@@ -123,6 +124,7 @@ TEMPLATES = [
                 "csp.context_processors.nonce",
                 "gamesite.context_processors.site",
                 "backgammon.context_processors.play_menu",
+                "messaging.context_processors.talk_menu",
             ],
         },
     },
@@ -245,6 +247,14 @@ PASSWORD_RESET_RATE_PER_ADDRESS = env_rate("PASSWORD_RESET_RATE_PER_ADDRESS", "1
 # simultaneous requests a few may slip past the limit; REDIS_URL makes it exact. (That is why
 # django_ratelimit is not in INSTALLED_APPS: its system check refuses the database cache.)
 RATELIMIT_USE_CACHE = "default"
+# Messages between players (messaging.services), per sender, pages and API together.
+MESSAGE_RATE_PER_HOUR = env_rate("MESSAGE_RATE_PER_HOUR", "20/h")
+MESSAGE_RATE_PER_DAY = env_rate("MESSAGE_RATE_PER_DAY", "100/d")
+# "Tell a friend" invitations (messaging.invitations), per inviting player and per address.
+INVITE_RATE_PER_USER_HOUR = env_rate("INVITE_RATE_PER_USER_HOUR", "5/h")
+INVITE_RATE_PER_USER_DAY = env_rate("INVITE_RATE_PER_USER_DAY", "20/d")
+INVITE_RATE_PER_EMAIL_HOUR = env_rate("INVITE_RATE_PER_EMAIL_HOUR", "5/h")
+INVITE_RATE_PER_EMAIL_DAY = env_rate("INVITE_RATE_PER_EMAIL_DAY", "20/d")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

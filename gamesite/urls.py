@@ -14,6 +14,7 @@ urlpatterns = [
     path("help/dice/", views.help_dice, name="help_dice"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
+    path("messages/", include("messaging.urls")),
     path("", include("api.urls")),
     path("", include("backgammon.urls")),
     path("", include("analysis.urls")),

@@ -27,7 +27,7 @@ from backgammon.engine.match_json import state_to_dict
 from backgammon.engine.notation import format_play
 from backgammon.engine.plays import find_play
 from backgammon.models import Game, GameAction
-from backgammon.signals import game_changed, match_finished, untimed_player_ids
+from backgammon.signals import actions_logged, game_changed, match_finished, untimed_player_ids
 
 from .clocks import deadline_from
 from .log_facts import action_facts
@@ -122,6 +122,7 @@ class _Log:
         GameAction.objects.bulk_create(self.rows)
         _write_snapshot(self.game, self.state, self.now, len(self.rows))
         game = self.game
+        actions_logged.send(sender=Game, game=game, actions=self.rows)
         if game.deadline is not None:
             transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline))
         transaction.on_commit(

@@ -27,6 +27,7 @@ from backgammon.models import Game
 from backgammon.move_records import logged_actions, mat_text
 from backgammon.services import ActionRejected, Refusal, game_apply_action
 from backgammon.services.games import STALE_PAGE
+from backgammon.signals import game_viewed
 from backgammon.views.lobby import next_game_url
 
 __all__ = ["game", "game_act", "game_mat", "game_poll"]
@@ -89,7 +90,14 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     the_game = _game_or_404(game_id)
     page = _page(request, the_game, steps=request.GET.get("steps", ""), swap=request.GET.get("swap") == "1",
                  confirm_double=request.GET.get("confirm") == "double")
+    _viewed(request, the_game)
     return _render(request, page)
+
+
+def _viewed(request: HttpRequest, game: Game) -> None:
+    """A player reading their game has read the messages that came with its moves."""
+    if game.side_of(request.user) is not None:
+        game_viewed.send(sender=Game, game_id=game.pk, user=request.user)
 
 
 def _action_from_post(request: HttpRequest, game: Game, page_state: Any) -> Action:
@@ -183,7 +191,9 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
         if status != Game.Status.ACTIVE:
             return HttpResponseStopPolling()
         return HttpResponse(status=204)
-    return _render(request, _page(request, _game_or_404(game_id)), partial=True)
+    the_game = _game_or_404(game_id)
+    _viewed(request, the_game)
+    return _render(request, _page(request, the_game), partial=True)
 
 
 @login_required
