@@ -109,7 +109,7 @@ _SCHEMES = {
     "red-blue": (Colours("#d8432f", "#2a0d08", "#fff", "#2e5fa8", "#0f2347", "#fff"), ("Red", "Blue")),
     "brown-cream": (Colours("#6b3e1f", "#2a1506", "#f6ecd7", "#f6efdc", "#4a3a1c", "#3b1f0c"), ("Brown", "Cream")),
     # Okabe-Ito orange and blue: apart for every kind of colour blindness, and in lightness too.
-    "orange-blue": (Colours("#e69f00", "#3d2a00", "#1a1200", "#0060a0", "#001a2e", "#fff"), ("Orange", "Blue")),
+    "orange-blue": (Colours("#e69f00", "#3d2a00", "#1a1200", "#00558c", "#000f1c", "#fff"), ("Orange", "Blue")),
 }
 
 

@@ -44,7 +44,9 @@ def game_note(request: HttpRequest, game_id: int) -> HttpResponse:
         if refusal.kind is Refusal.NOT_PLAYER:
             raise Http404("There is no such note.") from None
         context = {"game": game, "note_text": text, "note_error": refusal.message, "note_max": NOTE_MAX_LENGTH}
-        return render(request, "backgammon/_note.html", context, status=_refusal_status(refusal))
+        # htmx swaps the note panel (static/js/swap_errors.js); a plain form gets a page of its own.
+        template = "backgammon/_note.html" if getattr(request, "htmx", False) else "backgammon/note_refused.html"
+        return render(request, template, context, status=_refusal_status(refusal))
     if getattr(request, "htmx", False):
         context = {"game": game, "note_text": game_note_text(game=game, author=request.user),
                    "note_saved": True, "note_max": NOTE_MAX_LENGTH}
