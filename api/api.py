@@ -125,7 +125,7 @@ def games(request: HttpRequest, filters: Query[GameFilter]) -> Any:
     return {"games": [game_json(game, viewer=user) for game in query.order_by("-updated_at", "-pk")]}
 
 
-@api.get("/games/{game_id}", response={200: schemas.GameOut, **_ERRORS})
+@api.get("/games/{int:game_id}", response={200: schemas.GameOut, **_ERRORS})
 def game(request: HttpRequest, game_id: int) -> Any:
     """A game as the contract's GAME. Anyone may watch; the players' messages are theirs alone."""
     return game_json(_my_game(game_id, request.auth), viewer=request.auth)
