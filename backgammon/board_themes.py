@@ -53,9 +53,9 @@ THEMES: dict[str, Theme] = {theme.key: theme for theme in (
           "#10263b", "#0b1b2b", "#0d3b66", "#e8f2f9"),
     Theme("contrast", "High contrast", ("#000000", "#000000", "#000000"), ("#ffffff", "#ffffff"),
           "#000000", "#1a1a1a", "#000000", "#a6a6a6"),
-    # Okabe and Ito's palette for colour-blind viewers: blue and orange-yellow points that differ
+    # Okabe and Ito's palette for colour-blind viewers: blue and yellow points that differ
     # in lightness too, never red against green.
-    Theme("colourblind", "Colour-blind safe (blue and orange)", ("#4d4d4d", "#333333", "#444444"),
+    Theme("colourblind", "Colour-blind safe (blue and yellow)", ("#4d4d4d", "#333333", "#444444"),
           ("#d9d9d9", "#bfbfbf"), "#2b2b2b", "#222222", "#0072b2", "#f0e442"),
 )}
 
