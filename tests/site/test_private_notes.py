@@ -134,3 +134,14 @@ def test_racing_saves_leave_one_note(alice: Any, bob: Any, monkeypatch: pytest.M
     assert outcomes == ["first", "second", "third"]
     assert GameNote.objects.filter(game=game, author=alice).count() == 1
     assert game_note_text(game=game, author=alice) in outcomes
+
+
+@pytest.mark.django_db
+def test_saving_notes_is_rate_limited(alice: Any, alice_client: Client, game: Game,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("backgammon.views.extras.NOTE_SAVES_RATE", "2/m")
+    for text in ("one", "two"):
+        assert alice_client.post(note_url(game), {"text": text}).status_code == 302
+    refused = alice_client.post(note_url(game), {"text": "three"})
+    assert refused.status_code == 429 and "wait a minute" in html.unescape(refused.content.decode())
+    assert game_note_text(game=game, author=alice) == "two"
