@@ -22,6 +22,7 @@ from api.challenge_json import challenge_json, challenge_time_limit
 from api.errors import install_error_handlers
 from api.game_json import game_json
 from api.ladders import router as ladders_router
+from api.notes_and_watching import WatchList, watch_games
 from api.notes_and_watching import router as notes_and_watching_router
 from api.ratings import player_ratings
 from api.time import router as time_router
@@ -125,7 +126,11 @@ def games(request: HttpRequest, filters: Query[GameFilter]) -> Any:
     return {"games": [game_json(game, viewer=user) for game in query.order_by("-updated_at", "-pk")]}
 
 
-@api.get("/games/{int:game_id}", response={200: schemas.GameOut, **_ERRORS})
+# Registered before /games/{game_id}, which would otherwise take "watch" for a (bad) game id.
+api.get("/games/watch", response={200: WatchList, **_ERRORS}, tags=["notes and watching"])(watch_games)
+
+
+@api.get("/games/{game_id}", response={200: schemas.GameOut, **_ERRORS})
 def game(request: HttpRequest, game_id: int) -> Any:
     """A game as the contract's GAME. Anyone may watch; the players' messages are theirs alone."""
     return game_json(_my_game(game_id, request.auth), viewer=request.auth)

@@ -2,7 +2,8 @@
 
 GET/PUT /api/v1/games/{id}/note: the caller's own note on a game they play (404 for anyone else:
 a note's existence is nobody else's business). GET /api/v1/games/watch: games in progress that
-nobody made private, latest activity first, a page at a time.
+nobody made private, latest activity first, a page at a time (api.api registers it, ahead of
+/games/{id}).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from backgammon.services import Refusal
 from backgammon.services.notes import NOTE_MAX_LENGTH, NoteRejected, game_note_save, game_note_text
 from backgammon.services.watching import games_to_watch
 
-__all__ = ["router"]
+__all__ = ["WatchList", "router", "watch_games"]
 
 router = Router(tags=["notes and watching"])
 
@@ -84,8 +85,7 @@ def note_put(request: HttpRequest, game_id: int, body: NoteIn) -> Any:
     return {"game_id": game.pk, "text": text}
 
 
-@router.get("/games/watch", response={200: WatchList, **_ERRORS})
-def watch(request: HttpRequest, filters: Query[WatchFilter]) -> Any:
+def watch_games(request: HttpRequest, filters: Query[WatchFilter]) -> Any:
     """Games in progress anyone may watch (none a player made private), latest activity first."""
     pages = Paginator(games_to_watch(), WATCH_PAGE_SIZE)
     page = pages.get_page(filters.page)
