@@ -36,6 +36,9 @@ class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False  # every user has exactly one profile (made by a signal)
     extra = 0
+    # How a player likes boards drawn is theirs to choose ("Edit game boards"): saving a player
+    # in admin must not reset it, so the inline leaves those fields out.
+    exclude = ("board_theme", "home_board_left", "show_point_numbers", "show_pip_counts", "confirm_submit")
 
 
 admin.site.unregister(get_user_model())

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from backgammon.board_themes import CLASSIC, THEMES
+
 
 class CheckerColours(models.TextChoices):
     """Checker colour schemes offered on the board; the first colour is the viewer's own."""
@@ -12,6 +14,9 @@ class CheckerColours(models.TextChoices):
     BLACK_WHITE = "black-white", "Black & white"
     RED_BLUE = "red-blue", "Red & blue"
     BROWN_CREAM = "brown-cream", "Brown & cream"
+    # Okabe and Ito's orange and blue: told apart by colour-blind players, and by lightness too.
+    ORANGE_BLUE = "orange-blue", "Orange & blue (colour-blind safe)"
+
 
 
 class Profile(models.Model):
@@ -31,6 +36,26 @@ class Profile(models.Model):
         "ask before doubling",
         default=True,
         help_text="Double then shows a step where you confirm it (and may add a message).",
+    )
+    # Board settings (the "Edit game boards" page, accounts.board_views): every board the player
+    # sees is drawn with them (backgammon.game_page.board_style_for).
+    board_theme = models.CharField(
+        "board colours",
+        max_length=20,
+        choices=[(theme.key, theme.label) for theme in THEMES.values()],
+        default=CLASSIC.key,
+    )
+    home_board_left = models.BooleanField(
+        "home board on the left",
+        default=False,
+        help_text="Your checkers then move clockwise, and bear off on the left.",
+    )
+    show_point_numbers = models.BooleanField("show point numbers", default=True)
+    show_pip_counts = models.BooleanField("show pip counts", default=True)
+    confirm_submit = models.BooleanField(
+        "ask before submitting a move",
+        default=False,
+        help_text="Submit then shows a step where you confirm the move.",
     )
     # Granted by staff in Django admin: members may join members' ladders and tournaments
     # (ItsYourTurn's membership; its other privileges come with the community features).

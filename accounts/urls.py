@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import vacation_views, views
+from accounts import board_settings, vacation_views, views
 
 app_name = "accounts"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("boards/", board_settings.board_settings, name="board_settings"),
+    path("boards/preview/", board_settings.board_preview, name="board_preview"),
     path("profile/vacation/", vacation_views.vacation_book_view, name="vacation_book"),
     path(
         "profile/vacation/<int:vacation_id>/cancel/",

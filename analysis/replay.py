@@ -17,7 +17,7 @@ from backgammon.engine import PerSide, Side, encode_xgid
 from backgammon.engine import match as engine_match
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.match import MatchState, Phase, apply_action
-from backgammon.game_page import colours_for
+from backgammon.game_page import board_style_for, colours_for
 from backgammon.models import Game
 from backgammon.move_records import LoggedAction, logged_actions
 
@@ -130,7 +130,7 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
     acting = state.actor if state.actor is not None else state.turn
     return ReplayPage(
         game=game, step=step, last=len(steps) - 1, current=current,
-        board=_board(state, viewer, names, user if game.side_of(user) is not None else None),
+        board=_board(state, viewer, names, user),
         names=names, doing=_doing(current, names),
         position_id=state.position_for(acting).id, match_id=state.match_id(), xgid=encode_xgid(state),
         verdict=verdict if verdict and verdict.get("kind") == "play" else None, luck=luck,
@@ -143,7 +143,8 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
     )
 
 
-def _board(state: MatchState, viewer: Side, names: PerSide[str], player: Any) -> Board:
+def _board(state: MatchState, viewer: Side, names: PerSide[str], user: Any) -> Board:
+    """The position in the viewer's own board settings and colours (players and watchers alike)."""
     dice: tuple[tuple[int, bool], ...] = ()
     if state.phase is Phase.MOVE and state.dice is not None:
         dice = tuple((die, False) for die in state.dice)
@@ -154,7 +155,7 @@ def _board(state: MatchState, viewer: Side, names: PerSide[str], player: Any) ->
     return layout_board(
         state.position_for(viewer), viewer=viewer,
         names=(names[viewer], names[viewer.other]),
-        colours=colours_for(player, viewer) if player is not None else None,
+        colours=colours_for(user, viewer), style=board_style_for(user),
         my_dice=dice if state.turn is viewer else (), their_dice=dice if state.turn is not viewer else (),
         cube=cube,
     )

@@ -7,13 +7,14 @@ runs in the worker (services.analysis_request queues it), never in the request.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.models import Game
+from backgammon.views.access import visible_game_or_404
 
 from .models import GameAnalysis
 from .replay import build_replay
@@ -22,11 +23,9 @@ from .services import AnalysisRejected, analysis_request, analysis_unavailable_r
 __all__ = ["analysis_panel", "analysis_start", "replay"]
 
 
-def _game_or_404(game_id: int) -> Game:
-    try:
-        return Game.objects.select_related("black", "white").get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Http404("There is no such game.") from None
+def _game_or_404(game_id: int, user: object) -> Game:
+    # A private game's replay and analysis are its players' alone, like its page.
+    return visible_game_or_404(game_id, user)
 
 
 def panel_context(game: Game) -> dict[str, object]:
@@ -42,7 +41,7 @@ def panel_context(game: Game) -> dict[str, object]:
 @require_POST
 def analysis_start(request: HttpRequest, game_id: int) -> HttpResponse:
     """Queue the analysis; the panel (htmx) or the game page (plain form) shows its progress."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(game_id, request.user)
     try:
         analysis_request(game_id=game.pk, user=request.user)
     except AnalysisRejected as refusal:
@@ -57,7 +56,7 @@ def analysis_start(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def analysis_panel(request: HttpRequest, game_id: int) -> HttpResponse:
     """The panel alone, polled by htmx while the analysis is queued or running."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(game_id, request.user)
     context = panel_context(game)
     analysis = context["analysis"]
     response = render(request, "analysis/_panel.html", context)
@@ -72,7 +71,7 @@ def analysis_panel(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match step by step (``?step=N``), with the analysis beside each move when done."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(game_id, request.user)
     try:
         step = int(request.GET.get("step", "0"))
     except ValueError:

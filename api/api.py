@@ -24,6 +24,8 @@ from api.game_json import game_json
 from api.ladders import router as ladders_router
 from api.lobby import router as lobby_router
 from api.messages import router as messages_router
+from api.notes_and_watching import WatchList, watch_games
+from api.notes_and_watching import router as notes_and_watching_router
 from api.ratings import player_ratings
 from api.time import router as time_router
 from api.tokens import TokenRejected, token_create
@@ -66,6 +68,7 @@ api.add_router("", tournaments_router)
 api.add_router("", time_router)
 api.add_router("", lobby_router)
 api.add_router("", messages_router)
+api.add_router("", notes_and_watching_router)
 
 _ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}
@@ -103,11 +106,12 @@ def player(request: HttpRequest, username: str) -> Any:
     return {"username": found.get_username(), "ratings": player_ratings(found)}
 
 
-def _my_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_related("black", "white", "winner").get(pk=game_id)
-    except Game.DoesNotExist:
-        raise HttpError(404, "There is no such game.") from None
+def _my_game(game_id: int, user: Any) -> Game:
+    game = Game.objects.select_related("black", "white", "winner").filter(pk=game_id).first()
+    # A private game (services.watching) is its players' alone: to anyone else it does not exist.
+    if game is None or not game.visible_to(user):
+        raise HttpError(404, "There is no such game.")
+    return game
 
 
 class GameFilter(Schema):
@@ -126,16 +130,20 @@ def games(request: HttpRequest, filters: Query[GameFilter]) -> Any:
     return {"games": [game_json(game, viewer=user) for game in query.order_by("-updated_at", "-pk")]}
 
 
+# Registered before /games/{game_id}, which would otherwise take "watch" for a (bad) game id.
+api.get("/games/watch", response={200: WatchList, **_ERRORS}, tags=["notes and watching"])(watch_games)
+
+
 @api.get("/games/{game_id}", response={200: schemas.GameOut, **_ERRORS})
 def game(request: HttpRequest, game_id: int) -> Any:
     """A game as the contract's GAME. Anyone may watch; the players' messages are theirs alone."""
-    return game_json(_my_game(game_id), viewer=request.auth)
+    return game_json(_my_game(game_id, request.auth), viewer=request.auth)
 
 
 @api.get("/games/{game_id}/mat", response={200: str, **_ERRORS}, url_name="game_mat")
 def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match so far as a .mat file (Jellyfish / GNU Backgammon), players named by userid."""
-    the_game = _my_game(game_id)
+    the_game = _my_game(game_id, request.auth)
     response = HttpResponse(mat_text(the_game, site=request.get_host()), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="game-{the_game.pk}.mat"'
     return response
@@ -158,7 +166,7 @@ def act(request: HttpRequest, game_id: int, body: schemas.ActionIn) -> Any:
     user = request.auth
     # As on the game page: who and when are judged before what, so an outsider's or a stale
     # request gets its 403 or 409 whatever it carries (the service checks both again, locked).
-    the_game = _my_game(game_id)
+    the_game = _my_game(game_id, request.auth)
     if the_game.side_of(user) is None:
         raise ActionRejected("You are not playing in this game", Refusal.NOT_PLAYER)
     if body.expected_action_number != the_game.action_count:
@@ -169,7 +177,7 @@ def act(request: HttpRequest, game_id: int, body: schemas.ActionIn) -> Any:
         raise ActionRejected('Only "play" takes a "move".')
     game_apply_action(game_id=game_id, actor=user, action=_action(body),
                       expected_number=body.expected_action_number, message=body.message)
-    return game_json(_my_game(game_id), viewer=user)
+    return game_json(_my_game(game_id, request.auth), viewer=user)
 
 
 @api.post("/challenges", response={201: schemas.ChallengeOut, **_ERRORS})

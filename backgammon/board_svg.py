@@ -20,14 +20,16 @@ who looks at the board and this module never has to swap sides. Nothing here imp
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .board_themes import CLASSIC, HALO, Theme
 from .engine.board import BAR, OFF, Position, Side
 
 __all__ = [
     "DEFAULT_COLOURS",
     "DIE_PIPS",
     "Board",
+    "BoardStyle",
     "Checker",
     "Colours",
     "Cube",
@@ -39,6 +41,7 @@ __all__ = [
     "changed_points",
     "describe",
     "layout_board",
+    "mirrored",
     "point_rect",
 ]
 
@@ -92,6 +95,17 @@ DEFAULT_COLOURS = {
     Side.WHITE: Colours(*_LIGHT, *_DARK),
 }
 """Black's checkers are dark and White's light, whoever looks; keyed by the viewer's side."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStyle:
+    """How a player likes boards drawn (their board settings): colours of the board, which side
+    their home board is on, and whether point numbers and pip counts are written."""
+
+    theme: Theme = CLASSIC
+    home_left: bool = False
+    point_numbers: bool = True
+    pip_counts: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +242,10 @@ class Board:
     steps: tuple[Shape, ...] = ()
     moves: tuple[MoveTarget, ...] = field(default=())
     die_faces: tuple[DieFace, ...] = ()
+    theme: Theme = CLASSIC
+    halo: str = HALO
+    point_numbers: bool = True
+    home_left: bool = False
     radius: int = RADIUS
     diameter: int = DIAMETER
     die_size: int = DIE
@@ -340,14 +358,16 @@ def _slabs(position: Position) -> list[Shape]:
     return slabs
 
 
-def _texts(position: Position) -> list[Text]:
+def _texts(position: Position, pip_counts: bool) -> list[Text]:
     mine_pips, theirs_pips = position.pip_count()
     mine_off, theirs_off = position.borne_off()
     tray_mid = TRAY_X + TRAY_W // 2
-    texts = [
-        Text(FRAME_RIGHT, LABEL_H - 6, f"{theirs_pips} pips", "end", "pips"),
-        Text(FRAME_RIGHT, HEIGHT - 6, f"{mine_pips} pips", "end", "pips"),
-    ]
+    texts = []
+    if pip_counts:
+        texts += [
+            Text(FRAME_RIGHT, LABEL_H - 6, f"{theirs_pips} pips", "end", "pips"),
+            Text(FRAME_RIGHT, HEIGHT - 6, f"{mine_pips} pips", "end", "pips"),
+        ]
     if theirs_off:
         texts.append(Text(tray_mid, MID_TOP + 22, f"{theirs_off} off", kind="off"))
     if mine_off:
@@ -457,6 +477,7 @@ def layout_board(
     steps: Sequence[tuple[int, int]] = (),
     moves: Sequence[MoveLink] = (),
     extra_desc: Mapping[str, str] | None = None,
+    style: BoardStyle | None = None,
 ) -> Board:
     """Lay out ``position`` (seen from ``viewer``: ``mine`` is the viewer's side) for drawing.
 
@@ -464,29 +485,34 @@ def layout_board(
     (value, owner) with owner ``"mine"``, ``"theirs"`` or None for centred (``"offered-mine"`` or
     ``"offered-theirs"`` while a double to ``value`` waits for an answer), or None for no cube;
     ``last_move`` the points to outline; ``steps`` the (origin, destination) moves made so far
-    this turn, marked; ``moves`` the checkers that can be clicked now.
+    this turn, marked; ``moves`` the checkers that can be clicked now; ``style`` the viewer's
+    board settings (theme, home board on the left, numbers and pip counts shown).
     """
+    style = style or BoardStyle()
     mine_name, theirs_name = names or (f"{viewer.name.title()} (you)", viewer.other.name.title())
     desc = describe(position, mine_name, theirs_name)
     for label, text in (extra_desc or {}).items():
         desc += f" {label}: {text}."
     step_marks = [Shape(*_rect(point_rect(destination)), "to") for _, destination in steps]
     step_marks += [Shape(*_rect(point_rect(origin)), "from") for origin, _ in steps]
-    return Board(
+    board = Board(
         title=f"Backgammon board seen by {mine_name}",
         desc=desc,
         colours=colours or DEFAULT_COLOURS[viewer],
         triangles=_TRIANGLES,
         checkers=tuple(_point_checkers(position)),
         slabs=tuple(_slabs(position)),
-        texts=tuple(_texts(position)),
+        texts=tuple(_texts(position, style.pip_counts)),
         dice=tuple(_dice(their_dice, "theirs") + _dice(my_dice, "mine")),
         cube=_cube(*cube) if cube else None,
         last_move=tuple(Shape(*_rect(point_rect(p)), "last") for p in sorted(last_move)),
         steps=tuple(step_marks),
         moves=tuple(_move_targets(position, moves)),
         die_faces=_die_faces(colours or DEFAULT_COLOURS[viewer]),
+        theme=style.theme,
+        point_numbers=style.point_numbers,
     )
+    return mirrored(board) if style.home_left else board
 
 
 def _die_faces(colours: Colours) -> tuple[DieFace, ...]:
@@ -498,3 +524,56 @@ def _die_faces(colours: Colours) -> tuple[DieFace, ...]:
 def _rect(shape: Shape) -> tuple[int, int, int, int]:
     """An outline drawn just inside a region, so neighbouring outlines do not overlap."""
     return shape.x + 2, shape.y + 2, shape.width - 4, shape.height - 4
+
+
+def _flip_x(x: int, width: int = 0) -> int:
+    """Where something ``width`` wide starting at ``x`` starts once the board is mirrored."""
+    return WIDTH - x - width
+
+
+def _flip_shape(shape: Shape) -> Shape:
+    return replace(shape, x=_flip_x(shape.x, shape.width))
+
+
+def _flip_triangle(triangle: Triangle) -> Triangle:
+    corners = (corner.split(",") for corner in triangle.points.split())
+    points = " ".join(f"{_flip_x(int(x))},{y}" for x, y in corners)
+    return replace(triangle, points=points, label_x=_flip_x(triangle.label_x))
+
+
+_FLIPPED_ANCHOR = {"start": "end", "end": "start", "middle": "middle"}
+
+
+def mirrored(board: Board) -> Board:
+    """The board seen in a mirror: the viewer's home board lower left, their checkers moving
+    clockwise, trays and cube swapped to the other rails. Every coordinate, hit area and label is
+    moved rather than the drawing flipped, so numbers and dice still read the right way round.
+
+    >>> board = layout_board(Position.initial(), viewer=Side.BLACK)
+    >>> flipped = mirrored(board)
+    >>> [t.label_x for t in flipped.triangles[:1]], [t.label_x for t in board.triangles[:1]]
+    ([115], [705])
+    >>> mirrored(flipped) == board
+    True
+    """
+    cube = board.cube
+    if cube is not None:
+        cube = replace(cube, x=_flip_x(cube.x, CUBE), text_x=_flip_x(cube.text_x))
+    return replace(
+        board,
+        frame=_flip_shape(board.frame),
+        fields=tuple(_flip_shape(s) for s in board.fields),
+        bar=_flip_shape(board.bar),
+        trays=tuple(_flip_shape(s) for s in board.trays),
+        triangles=tuple(_flip_triangle(t) for t in board.triangles),
+        checkers=tuple(replace(c, x=_flip_x(c.x, DIAMETER), text_x=_flip_x(c.text_x)) for c in board.checkers),
+        slabs=tuple(_flip_shape(s) for s in board.slabs),
+        texts=tuple(replace(t, x=_flip_x(t.x), anchor=_FLIPPED_ANCHOR[t.anchor]) for t in board.texts),
+        dice=tuple(replace(d, x=_flip_x(d.x, DIE)) for d in board.dice),
+        cube=cube,
+        last_move=tuple(_flip_shape(s) for s in board.last_move),
+        steps=tuple(_flip_shape(s) for s in board.steps),
+        moves=tuple(replace(m, area=_flip_shape(m.area), ring_x=_flip_x(m.ring_x), target=_flip_shape(m.target))
+                    for m in board.moves),
+        home_left=not board.home_left,
+    )

@@ -18,24 +18,28 @@ from typing import Any
 from backgammon.board_svg import (
     DEFAULT_COLOURS,
     Board,
+    BoardStyle,
     Colours,
     MoveLink,
     changed_points,
     layout_board,
 )
+from backgammon.board_themes import theme_named
 from backgammon.engine import BAR, OFF, EngineError, PerSide, Position, Side
 from backgammon.engine.actions import ActionKind
 from backgammon.engine.match import MatchState, Phase
-from backgammon.engine.turn import Turn
+from backgammon.engine.turn import Turn, notation_of
 from backgammon.models import Game
 from backgammon.move_records import GameRecord, LoggedAction, game_records, result_words
 
 __all__ = [
     "GamePage",
+    "board_style_for",
     "build_page",
     "colours_for",
     "format_steps",
     "parse_steps",
+    "scheme_colours",
     "turn_from_url",
 ]
 
@@ -104,6 +108,8 @@ def turn_from_url(state: MatchState, steps_text: str, swap: bool) -> tuple[Turn,
 _SCHEMES = {
     "red-blue": (Colours("#d8432f", "#2a0d08", "#fff", "#2e5fa8", "#0f2347", "#fff"), ("Red", "Blue")),
     "brown-cream": (Colours("#6b3e1f", "#2a1506", "#f6ecd7", "#f6efdc", "#4a3a1c", "#3b1f0c"), ("Brown", "Cream")),
+    # Okabe-Ito orange and blue: apart for every kind of colour blindness, and in lightness too.
+    "orange-blue": (Colours("#e69f00", "#3d2a00", "#1a1200", "#00558c", "#000f1c", "#fff"), ("Orange", "Blue")),
 }
 
 
@@ -114,8 +120,22 @@ def _scheme(user: Any) -> str:
 def colours_for(user: Any, viewer: Side) -> Colours:
     """The viewer's checker colours: Black dark and White light unless the profile asks otherwise;
     the other schemes give the viewer the first colour named."""
-    found = _SCHEMES.get(_scheme(user))
+    return scheme_colours(_scheme(user), viewer)
+
+
+def scheme_colours(scheme: str, viewer: Side) -> Colours:
+    """The checker colours of the scheme called ``scheme`` (accounts.CheckerColours) for ``viewer``."""
+    found = _SCHEMES.get(scheme)
     return found[0] if found else DEFAULT_COLOURS[viewer]
+
+
+def board_style_for(user: Any) -> BoardStyle:
+    """The player's board settings (accounts' "Edit game boards"); the defaults for anyone else."""
+    profile = getattr(user, "profile", None)
+    if profile is None:
+        return BoardStyle()
+    return BoardStyle(theme=theme_named(profile.board_theme), home_left=profile.home_board_left,
+                      point_numbers=profile.show_point_numbers, pip_counts=profile.show_pip_counts)
 
 
 def colour_names(user: Any, viewer: Side) -> PerSide[str]:
@@ -153,6 +173,8 @@ class GamePage:
     prompt: str = ""
     asks_before_doubling: bool = True
     confirming_double: bool = False
+    asks_before_submit: bool = False
+    confirming_submit: bool = False
 
     @property
     def phase(self) -> str:
@@ -182,6 +204,11 @@ class GamePage:
         """Each side's checker colour as this viewer sees it, for the coloured dots beside names."""
         colours = self.board.colours
         return {self.viewer_key: colours.mine, self.viewer.other.name.lower(): colours.theirs}
+
+    @property
+    def submit_notation(self) -> str:
+        """The finished move in standard notation, for the step that confirms it."""
+        return notation_of(self.turn) if self.turn is not None and self.submit_moves else ""
 
     @property
     def cube_words(self) -> str:
@@ -230,10 +257,11 @@ def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
 
 def build_page(
     game: Game, logged: Sequence[LoggedAction], *, user: Any, steps_text: str = "", swap: bool = False,
-    link: Any = None, confirm_double: bool = False,
+    link: Any = None, confirm_double: bool = False, confirm_submit: bool = False,
 ) -> GamePage:
     """The page for ``user`` (spectators see Black's side); ``logged`` is ``logged_actions(game)``;
-    ``link(steps, swap)`` makes a URL; ``confirm_double`` asks for the step that confirms a double."""
+    ``link(steps, swap)`` makes a URL; ``confirm_double`` asks for the step that confirms a double,
+    ``confirm_submit`` the one that confirms a finished move (for players who ask for it)."""
     state = game.state()
     side = game.side_of(user)
     viewer = side if side is not None else Side.BLACK
@@ -241,8 +269,8 @@ def build_page(
     can_act = side is not None and game.is_active and state.actor is side
     page = GamePage(game, state, viewer, side is not None, can_act, board=layout_board(
         state.position_for(viewer), viewer=viewer), names=names, swap=swap)
-    if side is not None:
-        page.colour_names = colour_names(user, viewer)
+    # Watchers see the game in their own colours too, so the names follow their scheme.
+    page.colour_names = colour_names(user, viewer)
     page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons,
                                 with_messages=side is not None)
     page.opening = _opening_words(logged, state, names)
@@ -257,6 +285,8 @@ def build_page(
     page.resign_levels = _resign_levels(state) if can_act and state.phase in (Phase.ROLL, Phase.MOVE) else ()
     page.asks_before_doubling = getattr(getattr(user, "profile", None), "confirm_double", True)
     page.confirming_double = confirm_double and can_act and state.phase is Phase.ROLL and state.can_double()
+    page.asks_before_submit = bool(getattr(getattr(user, "profile", None), "confirm_submit", False))
+    page.confirming_submit = confirm_submit and bool(page.submit_moves or page.forced_pass)
     page.board = _board(page, logged, turn, link, user)
     page.prompt = _prompt(page)
     return page
@@ -392,7 +422,7 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
     cube = _cube(state, viewer)
     extra = {"Cube": _cube_words(state, page.names)} if state.rules.variant.uses_cube else {}
     return layout_board(
-        position, viewer=viewer, names=names, colours=colours_for(user, viewer) if page.is_player else None,
+        position, viewer=viewer, names=names, colours=colours_for(user, viewer), style=board_style_for(user),
         my_dice=mine_dice, their_dice=their_dice, cube=cube, last_move=outline,
         steps=[(m.origin, m.destination) for m in turn.steps] if turn else (), moves=moves, extra_desc=extra,
     )

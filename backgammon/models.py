@@ -215,8 +215,15 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # Either player may ask that nobody watches (services.watching.game_set_private): the game is
+    # then left off "Watch games" and its pages answer 404 to anyone but its two players.
+    private_black = models.BooleanField("private (Black's wish)", default=False)
+    private_white = models.BooleanField("private (White's wish)", default=False)
+
     class Meta:
         indexes = (
+            # "Watch games": active public games, latest activity first.
+            models.Index(fields=["status", "-updated_at"], name="game_status_updated"),
             # "Games where I must act", oldest deadline first: the header count and Next game.
             models.Index(fields=["actor", "status", "deadline"], name="game_actor_status_deadline"),
             models.Index(fields=["black", "status"], name="game_black_status"),
@@ -297,6 +304,14 @@ class Game(models.Model):
         # newer snapshot, which this older one must not overwrite.
         Game.objects.filter(pk=self.pk, action_count=self.action_count).update(state_data=data)
         self.state_data = data
+
+    @property
+    def is_private(self) -> bool:
+        return self.private_black or self.private_white
+
+    def visible_to(self, user: AbstractBaseUser | Any) -> bool:
+        """Whether ``user`` may see this game: its players always, anyone else unless it is private."""
+        return not self.is_private or self.side_of(user) is not None
 
     def side_of(self, user: AbstractBaseUser | Any) -> Side | None:
         """The side this user plays, or None for anyone else (including anonymous users)."""
@@ -456,3 +471,22 @@ class AutoMatchRequest(models.Model):
     @property
     def time_limit_labels(self) -> list[str]:
         return [time_limit_label(value) for value in self.time_limit_values]
+class GameNote(models.Model):
+    """A player's private note on a game ("double if this holds"): only its author ever sees it.
+
+    Not part of the game record: no action, no .mat export, no API answer to anyone else. Kept
+    and changed only through services.notes.
+    """
+
+    MAX_LENGTH = 2000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_notes")
+    text = models.TextField(max_length=MAX_LENGTH, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["game", "author"], name="game_note_once_per_author"),)
+
+    def __str__(self) -> str:
+        return f"Note of {self.author} on game #{self.game_id}"

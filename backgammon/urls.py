@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from backgammon.views import clock, game, lobby, waiting_room
+from backgammon.views import clock, extras, game, lobby, waiting_room
 
 app_name = "backgammon"
 
@@ -28,4 +28,8 @@ urlpatterns = [
     path("games/<int:game_id>/poll/", game.game_poll, name="game_poll"),
     path("games/<int:game_id>/time/", clock.game_give_time_view, name="game_give_time"),
     path("games/<int:game_id>/match.mat", game.game_mat, name="game_mat"),
+    path("games/<int:game_id>/note/", extras.game_note, name="game_note"),
+    path("games/<int:game_id>/privacy/", extras.game_privacy, name="game_privacy"),
+    # Watching.
+    path("games/watch/", extras.watch, name="watch"),
 ]

@@ -18,7 +18,7 @@ from .game import _game_or_404, _go, _page, _refusal_status, _render
 @login_required
 @require_POST
 def game_give_time_view(request: HttpRequest, game_id: int) -> HttpResponse:
-    the_game = _game_or_404(game_id)
+    the_game = _game_or_404(game_id, request.user)
     try:
         days = int(request.POST.get("days", ""))
     except ValueError:
@@ -28,7 +28,7 @@ def game_give_time_view(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game_give_time(game_id=the_game.pk, giver=request.user, extra=timedelta(days=days))
     except ActionRejected as refusal:
-        fresh = _game_or_404(game_id)
+        fresh = _game_or_404(game_id, request.user)
         return _render(request, _page(request, fresh), error=refusal.message,
                        status=_refusal_status(fresh, request.user, refusal))
     return _go(request, reverse("backgammon:game", args=[the_game.pk]))

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from backgammon.action_input import SIMPLE_ACTIONS, resign_action, typed_play
+from backgammon.engine import Side
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
 from backgammon.game_page import GamePage, build_page, turn_from_url
@@ -27,17 +28,16 @@ from backgammon.models import Game
 from backgammon.move_records import logged_actions, mat_text
 from backgammon.services import ActionRejected, Refusal, game_apply_action
 from backgammon.services.games import STALE_PAGE
+from backgammon.services.notes import NOTE_MAX_LENGTH, game_note_text
 from backgammon.signals import game_viewed
+from backgammon.views.access import visible_game_or_404
 from backgammon.views.lobby import next_game_url
 
 __all__ = ["game", "game_act", "game_mat", "game_poll"]
 
-def _game_or_404(game_id: int) -> Game:
-    # Anyone logged in may watch a game; only its players can act (the service checks that).
-    try:
-        return Game.objects.select_related("black", "white").get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Http404("There is no such game.") from None
+def _game_or_404(game_id: int, user: Any) -> Game:
+    # Anyone logged in may watch a public game; only its players can act (the service checks that).
+    return visible_game_or_404(game_id, user)
 
 
 def _link_maker(game: Game) -> Any:
@@ -51,9 +51,13 @@ def _link_maker(game: Game) -> Any:
 
 
 def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False,
-          confirm_double: bool = False) -> GamePage:
+          confirm_double: bool = False, confirm_submit: bool = False) -> GamePage:
     return build_page(game, logged_actions(game), user=request.user, steps_text=steps, swap=swap,
-                      link=_link_maker(game), confirm_double=confirm_double)
+                      link=_link_maker(game), confirm_double=confirm_double, confirm_submit=confirm_submit)
+
+
+def _with_query(url: str, **params: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}{urlencode(params)}"
 
 
 def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: int = 200,
@@ -74,7 +78,13 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
         "reset_url": link("", page.swap),
         "self_url": link(page.steps_text, page.swap),
         "confirm_double_url": f"{link('', False)}?{urlencode({'confirm': 'double'})}",
+        "confirm_submit_url": _with_query(link(page.steps_text, page.swap), confirm="submit"),
     }
+    if page.is_player:
+        # The player's own note and privacy wish: never anyone else's (services.notes).
+        side_field = "private_black" if page.viewer is Side.BLACK else "private_white"
+        context |= {"note_text": game_note_text(game=page.game, author=request.user),
+                    "note_max": NOTE_MAX_LENGTH, "my_private_wish": getattr(page.game, side_field)}
     template = "backgammon/_game.html" if partial else "backgammon/game.html"
     response = render(request, template, context, status=status)
     # The same URL answers htmx with the game region and browsers with the whole page.
@@ -86,10 +96,12 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game page; ``steps`` and ``swap`` in the query string hold the turn being built, and
-    ``confirm=double`` asks for the step that confirms a double."""
-    the_game = _game_or_404(game_id)
+    ``confirm=double`` asks for the step that confirms a double, ``confirm=submit`` the one that
+    confirms a finished move (shown to players whose board settings ask for it)."""
+    the_game = _game_or_404(game_id, request.user)
+    confirm = request.GET.get("confirm")
     page = _page(request, the_game, steps=request.GET.get("steps", ""), swap=request.GET.get("swap") == "1",
-                 confirm_double=request.GET.get("confirm") == "double")
+                 confirm_double=confirm == "double", confirm_submit=confirm == "submit")
     _viewed(request, the_game)
     return _render(request, page)
 
@@ -139,7 +151,7 @@ def _refusal_status(game: Game, user: Any, refusal: ActionRejected) -> int:
 def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     """Roll, double, take, drop, beaver, resign, answer a resignation, or submit a play;
     ``then=next`` goes on to the next game waiting for the player (or Game status) afterwards."""
-    the_game = _game_or_404(game_id)
+    the_game = _game_or_404(game_id, request.user)
     try:
         expected = int(request.POST.get("expected_number", ""))
     except ValueError:
@@ -155,7 +167,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         game_apply_action(game_id=the_game.pk, actor=request.user, action=action, expected_number=expected,
                           message=request.POST.get("message", ""))
     except ActionRejected as refusal:
-        fresh = _game_or_404(game_id)
+        fresh = _game_or_404(game_id, request.user)
         keep_turn = expected == fresh.action_count
         page = _page(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
                      swap=request.POST.get("swap") == "1" and keep_turn,
@@ -183,15 +195,18 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
     Unchanged: 204 (htmx leaves the page alone), or 286 once the game is over (htmx stops asking).
     Changed: the fresh game region, which htmx swaps in.
     """
-    found = Game.objects.filter(pk=game_id).values_list("action_count", "status").first()
+    found = (Game.objects.filter(pk=game_id)
+             .values_list("action_count", "status", "private_black", "private_white", "black_id", "white_id").first())
     if found is None:
         raise Http404("There is no such game.")
-    count, status = found
+    count, status, private_black, private_white, *players = found
+    if (private_black or private_white) and request.user.pk not in players:
+        raise Http404("There is no such game.")
     if request.GET.get("n") == str(count):
         if status != Game.Status.ACTIVE:
             return HttpResponseStopPolling()
         return HttpResponse(status=204)
-    the_game = _game_or_404(game_id)
+    the_game = _game_or_404(game_id, request.user)
     _viewed(request, the_game)
     return _render(request, _page(request, the_game), partial=True)
 
@@ -200,7 +215,7 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match so far as a Jellyfish/GNU Backgammon .mat file, for analysis elsewhere."""
-    the_game = _game_or_404(game_id)
+    the_game = _game_or_404(game_id, request.user)
     response = HttpResponse(mat_text(the_game, site=request.get_host()),
                             content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="game-{the_game.pk}.mat"'

@@ -53,7 +53,10 @@ def links(response: Any) -> dict[str, str]:
 
 
 def buttons(response: Any) -> list[str]:
-    return [label.strip() for label in re.findall(r'<button type="submit" class="button[^"]*"[^>]*>([^<]*)</button>', text(response))]
+    """The game's action buttons (not the private note's or the privacy switch's, beside the board)."""
+    body = re.sub(r'<section id="game-note".*?</section>|<form [^>]*class="privacy".*?</form>', "", text(response),
+                  flags=re.DOTALL)
+    return [label.strip() for label in re.findall(r'<button type="submit" class="button[^"]*"[^>]*>([^<]*)</button>', body)]
 
 
 @pytest.fixture

@@ -1,0 +1,94 @@
+"""Beside the game: a player's private note, and their wish that nobody watches the game.
+
+Neither is a game action: both have their own services (services.notes, services.watching) and
+their own partials (templates/backgammon/_note.html, _privacy.html), swapped in by htmx and
+working as plain forms without it.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+from django_ratelimit.core import is_ratelimited
+
+from backgammon.models import Game
+from backgammon.services.notes import NOTE_MAX_LENGTH, NoteRejected, game_note_save, game_note_text
+from backgammon.services.refusals import Refusal, Rejected
+from backgammon.services.watching import game_set_private, games_to_watch
+from backgammon.views.access import visible_game_or_404
+
+__all__ = ["game_note", "game_privacy", "watch"]
+
+WATCH_PAGE_SIZE = 25
+# Generous for a person typing and saving, not for a script filling the database.
+NOTE_SAVES_RATE = "60/m"
+NOTE_SAVES_REFUSED = "You saved notes very often just now: wait a minute, then save again. Your note is unchanged."
+
+
+def _refusal_status(refusal: Rejected) -> int:
+    return {Refusal.NOT_FOUND: 404, Refusal.NOT_PLAYER: 403}.get(refusal.kind, 400)
+
+
+def _back_to_game(game_id: int) -> HttpResponse:
+    return redirect("backgammon:game", game_id=game_id)
+
+
+def _note_refused(request: HttpRequest, game: Game, text: str, message: str, *, status: int) -> HttpResponse:
+    """The note form again with what was typed and why it was not saved."""
+    context = {"game": game, "note_text": text, "note_error": message, "note_max": NOTE_MAX_LENGTH}
+    # htmx swaps the note panel (static/js/swap_errors.js); a plain form gets a page of its own.
+    template = "backgammon/_note.html" if getattr(request, "htmx", False) else "backgammon/note_refused.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def game_note(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Save the player's private note; htmx gets the note panel back, a plain form the game page."""
+    game = visible_game_or_404(game_id, request.user)
+    text = request.POST.get("text", "")
+    if is_ratelimited(request, group="game-note", key="user", rate=NOTE_SAVES_RATE, increment=True):
+        return _note_refused(request, game, text, NOTE_SAVES_REFUSED, status=429)
+    try:
+        game_note_save(game_id=game.pk, author=request.user, text=text)
+    except NoteRejected as refusal:
+        if refusal.kind is Refusal.NOT_PLAYER:
+            raise Http404("There is no such note.") from None
+        return _note_refused(request, game, text, refusal.message, status=_refusal_status(refusal))
+    if getattr(request, "htmx", False):
+        context = {"game": game, "note_text": game_note_text(game=game, author=request.user),
+                   "note_saved": True, "note_max": NOTE_MAX_LENGTH}
+        return render(request, "backgammon/_note.html", context)
+    messages.success(request, "Your note is saved. Only you can see it.")
+    return _back_to_game(game.pk)
+
+
+@login_required
+@require_POST
+def game_privacy(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player asks that nobody watches the game (``private=1``), or no longer (``private=0``)."""
+    game = visible_game_or_404(game_id, request.user)
+    wish = request.POST.get("private")
+    if wish not in ("0", "1"):
+        return HttpResponse("Say whether the game should be private (1) or open to watchers (0).",
+                            status=400, content_type="text/plain; charset=utf-8")
+    try:
+        game_set_private(game_id=game.pk, user=request.user, private=wish == "1")
+    except Rejected as refusal:
+        return HttpResponse(refusal.message, status=_refusal_status(refusal), content_type="text/plain; charset=utf-8")
+    messages.success(request, "Nobody but the two of you can watch this game now." if wish == "1"
+                     else "Your game may be watched again (unless your opponent keeps it private).")
+    return _back_to_game(game.pk)
+
+
+@login_required
+@require_GET
+def watch(request: HttpRequest) -> HttpResponse:
+    """Games in progress to watch, latest activity first, 25 a page."""
+    pages = Paginator(games_to_watch(), WATCH_PAGE_SIZE)
+    page = pages.get_page(request.GET.get("page"))
+    return render(request, "backgammon/watch.html", {"games": page, "page_obj": page})
