@@ -6,7 +6,7 @@ django-ninja's static files, so it needs nothing the Content-Security-Policy for
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.contrib.auth import authenticate, get_user_model, user_logged_in
 from django.db.models import Q
@@ -63,13 +63,13 @@ api.add_router("/ladders", ladders_router)
 api.add_router("", tournaments_router)
 api.add_router("", time_router)
 
-_ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
+_ERRORS = schemas.ERRORS
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}
 _GAME_STATUS = {"active": Q(status=Game.Status.ACTIVE), "finished": ~Q(status=Game.Status.ACTIVE)}
 
 
-@api.post("/token", auth=None, response={200: schemas.TokenOut, 401: schemas.Error, 422: schemas.Error,
-                                          429: schemas.Error})
+@api.post("/token", auth=None, response={200: schemas.TokenOut, **{
+    code: schemas.Error for code in (400, 401, 422, 429, 503)}})
 def token(request: HttpRequest, credentials: schemas.TokenIn) -> Any:
     """A new token for a userid and password. Wrong passwords count towards the same lock-out
     as the log-in page (429 with Retry-After once locked out)."""
@@ -107,7 +107,7 @@ def _my_game(game_id: int) -> Game:
 
 
 class GameFilter(Schema):
-    status: str | None = None
+    status: Literal["active", "finished"] | None = None
 
 
 @api.get("/games", response={200: schemas.GameList, **_ERRORS})
