@@ -18,7 +18,7 @@ $(STAMPS)/venv: pyproject.toml
 venv: $(STAMPS)/venv
 
 lint: $(STAMPS)/venv
-	$(BIN)/ruff check backgammon accounts analysis api bots gamesite tournaments tests bench
+	$(BIN)/ruff check backgammon accounts analysis api bots gamesite tournaments tests bench deploy
 	$(BIN)/mypy
 
 # The development site: SQLite (WAL mode, see settings.py), DEBUG, its own random keys
@@ -48,7 +48,7 @@ chromium:
 # The whole suite against PostgreSQL at DATABASE_URL (pytest-django creates test_<name>).
 # pytest's own exit codes are kept, so "no tests collected" (5) fails the build too.
 test: $(STAMPS)/venv chromium
-	$(BIN)/ruff check backgammon accounts analysis api bots gamesite tournaments tests bench
+	$(BIN)/ruff check backgammon accounts analysis api bots gamesite tournaments tests bench deploy
 	$(BIN)/mypy
 	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider --doctest-modules \
 		--doctest-glob=README.md tests backgammon/engine gamesite/env.py README.md
