@@ -128,7 +128,12 @@ def game(request: HttpRequest, game_id: int) -> Any:
     return game_json(_my_game(game_id), viewer=request.auth)
 
 
-@api.get("/games/{game_id}/mat", response={200: str, **_ERRORS}, url_name="game_mat")
+# The file is plain text, not JSON: the document says so itself (ninja would call a str JSON).
+_MAT_FILE = {"responses": {200: {
+    "description": "The .mat file", "content": {"text/plain": {"schema": {"type": "string"}}}}}}
+
+
+@api.get("/games/{game_id}/mat", response=_ERRORS, url_name="game_mat", openapi_extra=_MAT_FILE)
 def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match so far as a .mat file (Jellyfish / GNU Backgammon), players named by userid."""
     the_game = _my_game(game_id)
