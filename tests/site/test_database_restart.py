@@ -41,6 +41,13 @@ def _keep_busy(stop: threading.Event, errors: list[BaseException], step: Callabl
         time.sleep(0.05)
 
 
+def _wait_for_moves(players: list[ApiPlayer], *, more_than: int, seconds: float = 60) -> None:
+    give_up = time.monotonic() + seconds
+    while sum(player.actions_applied for player in players) <= more_than:
+        assert time.monotonic() < give_up, "the players made no move"
+        time.sleep(0.2)
+
+
 def _api_step(player: ApiPlayer) -> Callable[[], None]:
     def step() -> None:
         for game_id in player.game_ids()[:4]:
@@ -76,8 +83,7 @@ def test_a_database_restart_under_load_fails_cleanly_and_heals(
         for thread in threads:
             thread.start()
 
-        time.sleep(3)
-        applied_before = sum(player.actions_applied for player in players)
+        _wait_for_moves(players, more_than=0)
         own_postgres.stop()
         outage_began = time.monotonic()
         time.sleep(OUTAGE_SECONDS)
@@ -93,7 +99,8 @@ def test_a_database_restart_under_load_fails_cleanly_and_heals(
                 break
             assert time.monotonic() < give_up, f"still failing: {recent[-5:]}"
         healed_at = time.monotonic()
-        time.sleep(3)
+        _wait_for_moves(players, more_than=sum(player.actions_applied for player in players))
+        time.sleep(1)
         stop.set()
         for thread in threads:
             thread.join(timeout=60)
@@ -110,8 +117,6 @@ def test_a_database_restart_under_load_fails_cleanly_and_heals(
     assert any(answer.path.startswith("/api/") for answer in unavailable), "no API request met the outage"
     assert any(not answer.path.startswith("/api/") for answer in unavailable), "no page met the outage"
     assert all(answer.status < 500 for answer in recorder.since(healed_at))
-    assert applied_before > 0
-    assert sum(player.actions_applied for player in players) > applied_before, "no move after the restart"
 
     # No game was left half changed: every snapshot still matches its log.
     checked = run_manage(url, "check_game_states", "--all")
