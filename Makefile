@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMPS := .stamps
+LINTED := backgammon accounts analysis api bots gamesite messaging notices tournaments tests bench deploy
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/gamesite
 
 .PHONY: run test bench lint typecheck clean chromium
@@ -18,7 +19,7 @@ $(STAMPS)/venv: pyproject.toml
 venv: $(STAMPS)/venv
 
 lint: $(STAMPS)/venv
-	$(BIN)/ruff check backgammon accounts analysis api bots gamesite messaging notices tournaments tests bench
+	$(BIN)/ruff check $(LINTED)
 	$(BIN)/mypy
 
 # The development site: SQLite (WAL mode, see settings.py), DEBUG, its own random keys
@@ -48,7 +49,7 @@ chromium:
 # The whole suite against PostgreSQL at DATABASE_URL (pytest-django creates test_<name>).
 # pytest's own exit codes are kept, so "no tests collected" (5) fails the build too.
 test: $(STAMPS)/venv chromium
-	$(BIN)/ruff check backgammon accounts analysis api bots gamesite messaging notices tournaments tests bench
+	$(BIN)/ruff check $(LINTED)
 	$(BIN)/mypy
 	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider --doctest-modules \
 		--doctest-glob=README.md tests backgammon/engine gamesite/env.py README.md

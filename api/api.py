@@ -6,7 +6,7 @@ django-ninja's static files, so it needs nothing the Content-Security-Policy for
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.contrib.auth import authenticate, get_user_model, user_logged_in
 from django.db.models import Q
@@ -70,13 +70,13 @@ api.add_router("", lobby_router)
 api.add_router("", messages_router)
 api.add_router("", notes_and_watching_router)
 
-_ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
+_ERRORS = schemas.ERRORS
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}
 _GAME_STATUS = {"active": Q(status=Game.Status.ACTIVE), "finished": ~Q(status=Game.Status.ACTIVE)}
 
 
-@api.post("/token", auth=None, response={200: schemas.TokenOut, 401: schemas.Error, 422: schemas.Error,
-                                          429: schemas.Error})
+@api.post("/token", auth=None, response={200: schemas.TokenOut, **{
+    code: schemas.Error for code in (400, 401, 422, 429, 503)}})
 def token(request: HttpRequest, credentials: schemas.TokenIn) -> Any:
     """A new token for a userid and password. Wrong passwords count towards the same lock-out
     as the log-in page (429 with Retry-After once locked out)."""
@@ -115,7 +115,7 @@ def _my_game(game_id: int, user: Any) -> Game:
 
 
 class GameFilter(Schema):
-    status: str | None = None
+    status: Literal["active", "finished"] | None = None
 
 
 @api.get("/games", response={200: schemas.GameList, **_ERRORS})
@@ -140,7 +140,12 @@ def game(request: HttpRequest, game_id: int) -> Any:
     return game_json(_my_game(game_id, request.auth), viewer=request.auth)
 
 
-@api.get("/games/{game_id}/mat", response={200: str, **_ERRORS}, url_name="game_mat")
+# The file is plain text, not JSON: the document says so itself (ninja would call a str JSON).
+_MAT_FILE = {"responses": {200: {
+    "description": "The .mat file", "content": {"text/plain": {"schema": {"type": "string"}}}}}}
+
+
+@api.get("/games/{game_id}/mat", response=_ERRORS, url_name="game_mat", openapi_extra=_MAT_FILE)
 def game_mat(request: HttpRequest, game_id: int) -> HttpResponse:
     """The match so far as a .mat file (Jellyfish / GNU Backgammon), players named by userid."""
     the_game = _my_game(game_id, request.auth)

@@ -16,6 +16,8 @@ _SENTENCES = {
     404: "There is nothing at this address: see /api/v1/docs for the API's calls.",
     405: "This address does not take {method} requests.",
     500: "Something went wrong on the server; nothing was changed. Please try again later.",
+    503: "The database is out of reach for a moment; nothing was changed. Try again after "
+    "Retry-After seconds.",
 }
 
 

@@ -25,7 +25,7 @@ from tournaments.tournaments import (
 __all__ = ["router", "tournament_json"]
 
 router = Router(tags=["tournaments"])
-_ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
+_ERRORS = schemas.ERRORS
 _LISTED = ("signup", "running", "finished")
 
 
@@ -80,7 +80,7 @@ class TournamentOut(TournamentSummary):
 
 
 class StatusFilter(Schema):
-    status: str | None = None
+    status: Literal["signup", "running", "finished"] | None = None
 
 
 @contextmanager

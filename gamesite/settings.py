@@ -90,6 +90,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /health/ answers before any host check, HTTPS redirect, session or log line.
+    "gamesite.health.HealthCheck",
+    # Outside the rest, so its duration and status cover every other layer (error pages too).
+    "gamesite.request_log.RequestLog",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "api.middleware.JsonErrorsUnderApi",  # outside the rest, so it sees every error under /api/
@@ -137,6 +141,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database host that does not answer fails a request (a 503, gamesite/unavailable.py) in
+    # seconds rather than holding the worker until the operating system gives up.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
+        "DATABASE_CONNECT_TIMEOUT", 5
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves two players and the worker at once: WAL lets readers and a
     # writer work together, IMMEDIATE takes the write lock when a transaction begins (a
@@ -151,11 +161,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # One cache shared by every app server (rate limits live here): the database by
 # default, Redis when REDIS_URL is set.
-_REDIS_URL = env_str("REDIS_URL", "")
-if _REDIS_URL:
+# With Redis the cache degrades instead of failing (django-redis's IGNORE_EXCEPTIONS): Redis
+# down, a read is a miss and a write is lost, quickly (one-second timeouts), so pages keep
+# working; the rate limits then refuse (django-ratelimit fails closed) until Redis is back.
+# Sessions are in the database, so nobody is logged out by it.
+REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL}
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 1,
+                "SOCKET_TIMEOUT": 1,
+            },
+        }
     }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 else:
     CACHES = {
         "default": {
@@ -312,7 +335,15 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 60 * 60 * 2
 # A site on HTTPS should not have plain-HTTP subdomains a network attacker could use to plant
 # cookies, so HSTS covers them whenever it is on (turn off only with a reason).
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE_HSTS_SECONDS > 0)
+# Asking browsers to preload HSTS is a commitment for months that cannot be taken back quickly
+# (and needs a year's max-age), so it is the operator's choice, off by default; then Django's
+# reminder about it (security.W021) is silenced, so `check --deploy` stays clean.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Load balancers ask for /health/ over plain HTTP (gamesite/health.py answers before this
+# middleware anyway; the exemption keeps it so if the order ever changes).
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy (django-csp): scripts and styles only from our own files, or inline
@@ -339,9 +370,23 @@ USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", False)
 # X-Forwarded-For, and only when this is set (a client could forge the header otherwise).
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
 
+# Logs go to standard error (systemd's journal, a container's log): plain text by default,
+# one JSON object per line with LOG_FORMAT=json (python-json-logger), where each request's line
+# (gamesite.request_log) carries request_id, user_id, method, path, status and duration_ms.
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be 'text' or 'json', not {LOG_FORMAT!r}.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }

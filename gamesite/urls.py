@@ -6,6 +6,7 @@ from django.urls import include, path
 from gamesite import views
 
 handler400 = "gamesite.bad_requests.bad_request"
+handler500 = "gamesite.unavailable.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -1,0 +1,39 @@
+"""gunicorn's configuration for Gammon Turn: `gunicorn -c deploy/gunicorn.conf.py gamesite.wsgi`.
+
+Every value can be set from the environment (the systemd unit's EnvironmentFile), so one file
+serves every machine:
+
+- GUNICORN_BIND: where to listen, default 127.0.0.1:8000 (nginx in front, on the same machine;
+  0.0.0.0:8000 when a load balancer elsewhere connects).
+- WEB_CONCURRENCY: worker processes, default 2 per core. The work is Python, so one process per
+  core plus one for each that waits on the database; 4 on 2 cores measured best (issue 10).
+- GUNICORN_WORKER_CLASS: "sync" (default, WSGI: gamesite.wsgi). For the ASGI application
+  (gamesite.asgi:application: server-sent events and websockets need it), run it with
+  "uvicorn_worker.UvicornWorker" (the uvicorn-worker package): gunicorn then keeps managing the
+  processes (restarts, graceful reloads) and uvicorn serves each one.
+- GUNICORN_TIMEOUT: seconds before a stuck worker is replaced, default 30.
+
+gunicorn's access log stays off: the site writes its own line per request
+(gamesite/request_log.py, JSON with LOG_FORMAT=json) with the user and the request id.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", str(2 * multiprocessing.cpu_count())))
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 30  # a restart lets running requests finish (a move is one transaction anyway)
+keepalive = 5  # nginx or the balancer keeps connections open to the app server
+# A worker is replaced after this many requests (with jitter, so not all at once): a slow leak
+# in any library never grows without bound.
+max_requests = 5000
+max_requests_jitter = 500
+accesslog = None
+errorlog = "-"  # standard error: systemd's journal
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+# Temporary files of the heartbeat in memory, not on a disk that may stall.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None

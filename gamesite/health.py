@@ -1,0 +1,72 @@
+"""/health/ for load balancers and monitors: is the database answering (SELECT 1) and, when
+REDIS_URL is set, Redis (PING)? JSON 200 when all is well, 503 naming what failed.
+
+It answers first in the middleware chain (gamesite.settings.MIDDLEWARE), so it needs no log-in,
+never reads or writes a session, skips the host check (a balancer may ask by address) and the
+HTTPS redirect (SECURE_REDIRECT_EXEMPT), and costs one query and one PING.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import cache
+
+import redis
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+__all__ = ["HEALTH_PATH", "HealthCheck", "health_report"]
+
+HEALTH_PATH = "/health/"
+REDIS_TIMEOUT_SECONDS = 1.0
+logger = logging.getLogger(__name__)
+
+
+@cache
+def _redis_client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(
+        url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, socket_timeout=REDIS_TIMEOUT_SECONDS
+    )
+
+
+def _database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except DatabaseError:
+        logger.warning("health check: the database does not answer", exc_info=True)
+        return False
+
+
+def _redis_ok(url: str) -> bool:
+    try:
+        return bool(_redis_client(url).ping())
+    except redis.RedisError:
+        logger.warning("health check: Redis does not answer", exc_info=True)
+        return False
+
+
+def health_report() -> tuple[bool, dict[str, str]]:
+    """(all well, {"database": "ok" | "failed", "redis": ...}); Redis only when configured."""
+    checks = {"database": _database_ok()}
+    if settings.REDIS_URL:
+        checks["redis"] = _redis_ok(settings.REDIS_URL)
+    return all(checks.values()), {name: "ok" if ok else "failed" for name, ok in checks.items()}
+
+
+class HealthCheck:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path != HEALTH_PATH or request.method not in ("GET", "HEAD"):
+            return self.get_response(request)
+        healthy, checks = health_report()
+        response = JsonResponse(
+            {"status": "ok" if healthy else "failed", "checks": checks}, status=200 if healthy else 503
+        )
+        response["Cache-Control"] = "no-store"
+        return response
