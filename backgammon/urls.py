@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from backgammon.views import clock, game, lobby
+from backgammon.views import clock, dice, game, lobby, tutorial
 
 app_name = "backgammon"
 
@@ -19,4 +19,9 @@ urlpatterns = [
     path("games/<int:game_id>/poll/", game.game_poll, name="game_poll"),
     path("games/<int:game_id>/time/", clock.game_give_time_view, name="game_give_time"),
     path("games/<int:game_id>/match.mat", game.game_mat, name="game_mat"),
+    # Dice statistics (SPY menu) and the tutorial (HELP menu): public pages.
+    path("dice/", dice.dice_site, name="dice_statistics"),
+    path("dice/<str:username>/", dice.dice_player, name="dice_player"),
+    path("help/tutorial/", tutorial.tutorial_index, name="tutorial"),
+    path("help/tutorial/<int:number>/", tutorial.tutorial_lesson, name="tutorial_lesson"),
 ]
