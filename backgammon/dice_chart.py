@@ -46,16 +46,17 @@ class BarChart:
     bars: tuple[Bar, ...]
 
 
-def bar_chart(rows: Sequence[Any]) -> BarChart:
-    """One bar per row (``label``, ``observed``, ``expected``), scaled to the largest of them all."""
+def bar_chart(rows: Sequence[Any], *, slot: int = SLOT_W) -> BarChart:
+    """One bar per row (``label``, ``observed``, ``expected``), scaled to the largest of them all;
+    ``slot`` is each row's column width (wider for long labels)."""
     top = max([row.observed for row in rows] + [row.expected for row in rows] + [1])
     bars = []
     for index, row in enumerate(rows):
-        x = index * SLOT_W + GAP // 2
+        x = index * slot + GAP // 2
         height = round(row.observed / top * PLOT_H)
         bars.append(Bar(
-            label=row.label, x=x, y=AXIS_Y - height, width=SLOT_W - GAP, height=height,
-            expected_y=AXIS_Y - round(row.expected / top * PLOT_H), label_x=x + (SLOT_W - GAP) // 2,
+            label=row.label, x=x, y=AXIS_Y - height, width=slot - GAP, height=height,
+            expected_y=AXIS_Y - round(row.expected / top * PLOT_H), label_x=x + (slot - GAP) // 2,
             tooltip=f"{row.label}: {row.observed} rolled, {row.expected:.1f} expected",
         ))
-    return BarChart(len(rows) * SLOT_W, HEIGHT, AXIS_Y, tuple(bars))
+    return BarChart(len(rows) * slot, HEIGHT, AXIS_Y, tuple(bars))

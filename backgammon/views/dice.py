@@ -21,7 +21,7 @@ def _context(report: DiceReport) -> dict[str, Any]:
         "charts": {
             "rolls": bar_chart(report.rolls.rows),
             "faces": bar_chart(report.faces.rows),
-            "doubles": bar_chart(report.doubles.rows),
+            "doubles": bar_chart(report.doubles.rows, slot=90),
         },
     }
 

@@ -101,7 +101,8 @@ def _position_after(lesson: Lesson, move_text: str) -> Position:
     return parse_play(lesson.position, lesson.dice, move_text).result
 
 
-def _board(lesson: Lesson, turn: Turn | None, position: Position, link: Any, swap: bool) -> Any:
+def _board(lesson: Lesson, turn: Turn | None, position: Position, link: Any, swap: bool,
+           verdict: Verdict | None) -> Any:
     moves = []
     dice: tuple[tuple[int, bool], ...] = ()
     steps: list[tuple[int, int]] = []
@@ -120,7 +121,9 @@ def _board(lesson: Lesson, turn: Turn | None, position: Position, link: Any, swa
                                   link(format_steps([*steps, (origin, destination)]), swap)))
     elif lesson.dice is not None:
         dice = tuple((value, True) for value in lesson.dice)
-    return layout_board(position, viewer=Side.BLACK, names=NAMES, my_dice=dice, cube=(1, None),
+    # The cube lesson's double, once made, shows the cube turned to 2 on the doubler's side.
+    cube = (2, "offered-mine") if lesson.is_cube_lesson and verdict and verdict.correct else (1, None)
+    return layout_board(position, viewer=Side.BLACK, names=NAMES, my_dice=dice, cube=cube,
                         steps=steps, moves=moves)
 
 
@@ -144,7 +147,7 @@ def tutorial_lesson(request: HttpRequest, number: int) -> HttpResponse:
         "lessons": LESSONS,
         "next_lesson": find_lesson(number + 1),
         "previous_lesson": find_lesson(number - 1) if number > 1 else None,
-        "board": _board(lesson, turn, position, link, swap),
+        "board": _board(lesson, turn, position, link, swap, verdict),
         "turn": turn,
         "verdict": verdict,
         "error": error,
