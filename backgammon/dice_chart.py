@@ -2,10 +2,10 @@
 board and the rating chart): one bar per category for what was rolled, a mark across it for what
 fair dice give. Integers only, so no locale can put a comma in a coordinate.
 
->>> from backgammon.dice_statistics import Row
->>> chart = bar_chart([Row("1", 5, 10.0), Row("2", 15, 10.0)])
+>>> from types import SimpleNamespace as Row  # dice_statistics.Row, without Django
+>>> chart = bar_chart([Row(label="1", observed=5, expected=10.0), Row(label="2", observed=15, expected=10.0)])
 >>> [(bar.label, bar.height) for bar in chart.bars]
-[('1', 50), ('2', 150)]
+[('1', 55), ('2', 164)]
 >>> chart.bars[0].expected_y == chart.bars[1].expected_y
 True
 """

@@ -7,7 +7,7 @@ the page's URL (the steps clicked so far, or a whole move typed or chosen from t
 True
 >>> judge_move(lesson, "24/21 24/23").text.startswith("That is legal")
 True
->>> judge_move(lesson, "13/9").legal
+>>> judge_move(lesson, "13/10").legal
 False
 """
 
