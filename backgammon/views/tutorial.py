@@ -9,6 +9,7 @@ URL, text that is not a move) gets a 400 with the reason and a fresh board.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -70,15 +71,25 @@ def _link_maker(lesson: Lesson) -> Any:
     return link
 
 
-def _answer(lesson: Lesson, request: HttpRequest) -> tuple[Turn | None, Verdict | None, Position]:
-    """The turn being built (None once answered), the verdict if any, and the board to show."""
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """The turn being built (None once answered), the verdict if any, the board to show and the
+    checker moves of the answered play (outlined on it)."""
+
+    turn: Turn | None
+    verdict: Verdict | None
+    position: Position
+    played: tuple[tuple[int, int], ...] = ()
+
+
+def _answer(lesson: Lesson, request: HttpRequest) -> _Answer:
     query = request.GET
     if lesson.is_cube_lesson:
         decision = query.get("decision")
         if decision is None:
-            return None, None, lesson.position
+            return _Answer(None, None, lesson.position)
         try:
-            return None, judge_decision(lesson, decision), lesson.position
+            return _Answer(None, judge_decision(lesson, decision), lesson.position)
         except ValueError as error:
             raise _BadAnswer(str(error)) from None
     if "move" in query:
@@ -86,26 +97,23 @@ def _answer(lesson: Lesson, request: HttpRequest) -> tuple[Turn | None, Verdict 
             verdict = judge_move(lesson, query["move"])
         except EngineError as error:
             raise _BadAnswer(str(error)) from None
-        board = lesson.position
-        if verdict.legal:
-            board = _position_after(lesson, verdict.move_text)
-        return None, verdict, board
+        if not verdict.legal:
+            return _Answer(None, verdict, lesson.position)
+        assert lesson.dice is not None
+        play = parse_play(lesson.position, lesson.dice, verdict.move_text)
+        return _Answer(None, verdict, play.result, tuple((m.origin, m.destination) for m in play.moves))
     turn = _turn(lesson, query.get("steps", ""), query.get("swap") == "1")
     if turn.is_complete():
-        return None, judge_play(lesson, turn.play()), turn.current
-    return turn, None, turn.current
+        played = tuple((m.origin, m.destination) for m in turn.steps)
+        return _Answer(None, judge_play(lesson, turn.play()), turn.current, played)
+    return _Answer(turn, None, turn.current)
 
 
-def _position_after(lesson: Lesson, move_text: str) -> Position:
-    assert lesson.dice is not None
-    return parse_play(lesson.position, lesson.dice, move_text).result
-
-
-def _board(lesson: Lesson, turn: Turn | None, position: Position, link: Any, swap: bool,
-           verdict: Verdict | None) -> Any:
+def _board(lesson: Lesson, answer: _Answer, link: Any, swap: bool) -> Any:
+    turn, verdict = answer.turn, answer.verdict
     moves = []
     dice: tuple[tuple[int, bool], ...] = ()
-    steps: list[tuple[int, int]] = []
+    steps: list[tuple[int, int]] = list(answer.played)
     if turn is not None:
         steps = [(m.origin, m.destination) for m in turn.steps]
         remaining = list(turn.remaining_dice())
@@ -123,7 +131,7 @@ def _board(lesson: Lesson, turn: Turn | None, position: Position, link: Any, swa
         dice = tuple((value, True) for value in lesson.dice)
     # The cube lesson's double, once made, shows the cube turned to 2 on the doubler's side.
     cube = (2, "offered-mine") if lesson.is_cube_lesson and verdict and verdict.correct else (1, None)
-    return layout_board(position, viewer=Side.BLACK, names=NAMES, my_dice=dice, cube=cube,
+    return layout_board(answer.position, viewer=Side.BLACK, names=NAMES, my_dice=dice, cube=cube,
                         steps=steps, moves=moves)
 
 
@@ -136,18 +144,18 @@ def tutorial_lesson(request: HttpRequest, number: int) -> HttpResponse:
     swap = request.GET.get("swap") == "1"
     error, status = "", 200
     try:
-        turn, verdict, position = _answer(lesson, request)
+        answer = _answer(lesson, request)
     except _BadAnswer as refusal:
         error, status, swap = str(refusal), 400, False
-        verdict = None
-        turn = None if lesson.is_cube_lesson else Turn(lesson.position, lesson.dice or (1, 1))
-        position = lesson.position
+        fresh = None if lesson.dice is None else Turn(lesson.position, lesson.dice)
+        answer = _Answer(fresh, None, lesson.position)
+    turn, verdict = answer.turn, answer.verdict
     context = {
         "lesson": lesson,
         "lessons": LESSONS,
         "next_lesson": find_lesson(number + 1),
         "previous_lesson": find_lesson(number - 1) if number > 1 else None,
-        "board": _board(lesson, turn, position, link, swap, verdict),
+        "board": _board(lesson, answer, link, swap),
         "turn": turn,
         "verdict": verdict,
         "error": error,
