@@ -163,3 +163,7 @@ def test_the_pages_make_a_bounded_number_of_queries(
         assert client.get("/dice/").status_code == 200
     with django_assert_max_num_queries(8):
         assert client.get("/dice/bob/").status_code == 200
+
+
+def test_a_nul_in_the_userid_is_a_400_or_404(client: Client) -> None:
+    assert client.get("/dice/ali%00ce/").status_code in (400, 404)

@@ -152,3 +152,9 @@ def test_a_lesson_makes_no_query_for_a_visitor(client: Client, django_assert_max
 def test_players_see_the_tutorial_too(alice_client: Client) -> None:
     body = alice_client.get(url(8), {"decision": "double"}).content.decode()
     assert 'href="/games/new/"' in body  # the last lesson leads to a real game
+
+
+@pytest.mark.parametrize("query", [{"move": "8/5\x00 6/5"}, {"steps": "8-5\x00"}, {"decision": "\x00"}])
+def test_a_nul_anywhere_is_a_400(client: Client, query: dict[str, str]) -> None:
+    number = 8 if "decision" in query else 1
+    assert client.get(url(number), query).status_code == 400
