@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from backgammon.views import clock, extras, game, lobby, waiting_room
+from backgammon.views import clock, dice, extras, game, lobby, tutorial, waiting_room
 
 app_name = "backgammon"
 
@@ -32,4 +32,9 @@ urlpatterns = [
     path("games/<int:game_id>/privacy/", extras.game_privacy, name="game_privacy"),
     # Watching.
     path("games/watch/", extras.watch, name="watch"),
+    # Dice statistics (SPY menu) and the tutorial (HELP menu): public pages.
+    path("dice/", dice.dice_site, name="dice_statistics"),
+    path("dice/<str:username>/", dice.dice_player, name="dice_player"),
+    path("help/tutorial/", tutorial.tutorial_index, name="tutorial"),
+    path("help/tutorial/<int:number>/", tutorial.tutorial_lesson, name="tutorial_lesson"),
 ]
