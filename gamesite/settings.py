@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_countries",
     "accounts",
     # Before django_tasks_db: its ``db_worker`` command is backgammon's (the same worker plus the
     # deadline sweep), and Django takes a command from the first app in this list that has it.
@@ -176,6 +177,8 @@ if DEADLINE_SWEEP_SECONDS < 1:
 # Days of vacation each player may book in a calendar year (accounts.vacations).
 # "Who is here?" lists the players seen in this many minutes (accounts.presence).
 PRESENCE_MINUTES = env_int("PRESENCE_MINUTES", 10)
+# "Who is here?" lists at most this many players (the most recently seen).
+WHO_IS_HERE_MAX = env_int("WHO_IS_HERE_MAX", 200)
 
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 if VACATION_DAYS_PER_YEAR < 0:

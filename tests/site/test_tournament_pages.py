@@ -177,7 +177,7 @@ def test_the_player_page_and_the_profile_show_tournaments_won_and_recent_places(
     match = TournamentMatch.objects.get(tournament=cup)
     winner, loser = match.player_a, match.player_b
     win(match.game, winner)
-    champion = client.get(reverse("tournaments:player", args=[winner.get_username()])).content.decode()
+    champion = client.get(reverse("people:profile", args=[winner.get_username()])).content.decode()
     cup_url = reverse("tournaments:tournament", args=[cup.pk])
     assert f'Won: <a href="{cup_url}">Spring cup</a>.' in champion
     assert "Spring cup</a>: place 1 of 2" in champion and "Summer cup" not in champion
