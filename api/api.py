@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model, user_logged_in
+from django.contrib.auth import authenticate, user_logged_in
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Schema, Status
@@ -22,7 +22,7 @@ from api.challenge_json import challenge_json, challenge_time_limit
 from api.errors import install_error_handlers
 from api.game_json import game_json
 from api.ladders import router as ladders_router
-from api.ratings import player_ratings
+from api.players import router as players_router
 from api.time import router as time_router
 from api.tokens import TokenRejected, token_create
 from api.tournaments import router as tournaments_router
@@ -62,6 +62,7 @@ install_error_handlers(api)
 api.add_router("/ladders", ladders_router)
 api.add_router("", tournaments_router)
 api.add_router("", time_router)
+api.add_router("", players_router)
 
 _ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}
@@ -89,14 +90,6 @@ def token(request: HttpRequest, credentials: schemas.TokenIn) -> Any:
 @api.get("/me", response={200: schemas.Me, **_ERRORS})
 def me(request: HttpRequest) -> Any:
     return {"username": request.auth.get_username()}  # type: ignore[attr-defined]
-
-
-@api.get("/players/{username}", response={200: schemas.Player, **_ERRORS})
-def player(request: HttpRequest, username: str) -> Any:
-    found = get_user_model()._default_manager.filter(username__iexact=username, is_active=True).first()
-    if found is None:
-        raise HttpError(404, f"There is no player called {username!r}.")
-    return {"username": found.get_username(), "ratings": player_ratings(found)}
 
 
 def _my_game(game_id: int) -> Game:
