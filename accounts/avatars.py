@@ -62,6 +62,8 @@ def _decoded(data: bytes) -> Image.Image:
                 probe.verify()  # checksums and structure, without decoding the pixels
             image = Image.open(BytesIO(data))
             image.load()  # a truncated file fails here, not later when it is resized
+        except AvatarRejected:
+            raise  # ours (a ValueError): not to be reworded below
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise bomb from None
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
