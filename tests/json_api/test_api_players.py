@@ -94,7 +94,8 @@ def test_search_queries_stay_bounded(alice: Any, alice_api: Any, django_assert_m
     User = get_user_model()
     for number in range(60):
         User.objects.create_user(username=f"crowd{number:02}", password="x")
-    # About 16 of them are the token, its throttles (database cache) and presence; 3 are the search.
-    with django_assert_max_num_queries(20):
+    # Most are the token, its throttles (database cache) and presence; 3 are the search (a query
+    # per player would make it over 50).
+    with django_assert_max_num_queries(25):
         data = alice_api.get("/players", q="crowd").json()
     assert data["count"] == 60 and len(data["players"]) == 50
