@@ -25,7 +25,7 @@ from accounts.people import (
 from accounts.relations import RelationRefused, relation_of, relation_remove, relation_set
 
 SEARCH_PAGE_SIZE = 25
-_LISTS = {
+_LISTS: dict[str, dict[str, str]] = {
     Relation.Kind.BUDDY: {"url": "accounts:buddies", "added": "is on your buddy list",
                           "removed": "is off your buddy list"},
     Relation.Kind.IGNORE: {"url": "accounts:ignored", "added": "is on your ignore list",

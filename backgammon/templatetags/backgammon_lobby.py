@@ -8,7 +8,6 @@ from django import template
 from django.utils.html import format_html
 
 from accounts.templatetags.players import player_link
-
 from backgammon.engine import Side
 from backgammon.models import Game
 from backgammon.views.lobby import game_url

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from tests.site.gamebuilder import fast_passwords, start_game  # noqa: F401
 
 from accounts.models import Profile, Relation
 from accounts.relations import relation_set
+from tests.site.gamebuilder import fast_passwords, start_game  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -38,7 +38,7 @@ def test_the_game_page_links_both_players_outside_the_board(alice: Any, bob: Any
     game = start_game(alice, bob)
     html = client_for(charlie).get(reverse("backgammon:game", args=[game.pk])).content.decode()
     assert {"alice", "bob"} <= linked_names(html)
-    for svg in re.findall(r"<svg.*?</svg>", html, flags=re.S):
+    for svg in re.findall(r"<svg.*?</svg>", html, flags=re.DOTALL):
         assert "player-link" not in svg
 
 
