@@ -31,7 +31,9 @@ __all__ = [
 ]
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
-MAX_PIXELS = 40_000_000  # a 50-megapixel camera photo is refused; it would not fit in 2 MB anyway
+# Decoded as RGBA, 16 megapixels take 64 MB of a web worker's memory for a moment; a bigger
+# picture cannot be a sensible 2 MB upload (except as a bomb).
+MAX_PIXELS = 16_000_000
 AVATAR_SIZE = 256
 ALLOWED_FORMATS = frozenset({"PNG", "JPEG", "GIF", "WEBP"})
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.avatars import AvatarRejected, avatar_remove, avatar_set
 from accounts.forms import AboutForm, AvatarForm, ProfileForm
+from accounts.rate_limits import AVATAR_UPLOAD_REFUSED, avatar_upload_refused
 
 
 def public_profile_forms(request: HttpRequest, **bound: forms.Form) -> dict[str, Any]:
@@ -28,12 +29,12 @@ def public_profile_forms(request: HttpRequest, **bound: forms.Form) -> dict[str,
     }
 
 
-def _refused(request: HttpRequest, **bound: forms.Form) -> HttpResponse:
+def _refused(request: HttpRequest, status: int = 400, **bound: forms.Form) -> HttpResponse:
     context = {
         "form": ProfileForm(instance=request.user.profile),  # type: ignore[union-attr]
         **public_profile_forms(request, **bound),
     }
-    return render(request, "accounts/profile.html", context, status=400)
+    return render(request, "accounts/profile.html", context, status=status)
 
 
 @login_required
@@ -51,6 +52,9 @@ def about_save(request: HttpRequest) -> HttpResponse:
 @require_POST
 def avatar_upload(request: HttpRequest) -> HttpResponse:
     form = AvatarForm(request.POST, request.FILES, prefix="avatar")
+    if avatar_upload_refused(request):
+        messages.error(request, AVATAR_UPLOAD_REFUSED)  # shown on this very page, above the forms
+        return _refused(request, status=429)
     if form.is_valid():
         upload = form.cleaned_data["avatar"]
         try:

@@ -219,6 +219,8 @@ AXES_VERBOSE = False
 # per target e-mail and per client address, as django-ratelimit rates ("3/h", "10/h", "20/d").
 PASSWORD_RESET_RATE_PER_EMAIL = env_rate("PASSWORD_RESET_RATE_PER_EMAIL", "3/h")
 PASSWORD_RESET_RATE_PER_ADDRESS = env_rate("PASSWORD_RESET_RATE_PER_ADDRESS", "10/h")
+# Avatar uploads per player: each one is decoded and re-encoded, which costs real CPU.
+AVATAR_UPLOAD_RATE = env_rate("AVATAR_UPLOAD_RATE", "10/h")
 # The database cache increments by read and write, not atomically: under a burst of
 # simultaneous requests a few may slip past the limit; REDIS_URL makes it exact. (That is why
 # django_ratelimit is not in INSTALLED_APPS: its system check refuses the database cache.)

@@ -138,3 +138,14 @@ def test_avatar_changes_need_a_log_in_a_post_and_the_csrf_token(alice: Any, clie
     logged_in.force_login(alice)
     assert logged_in.get(reverse("accounts:avatar_upload")).status_code == 405
     assert not Profile.objects.get(user=alice).avatar
+
+
+def test_uploads_are_rate_limited_per_player(alice: Any, bob: Any, alice_client: Client, client_for: Any,
+                                             settings: Any) -> None:
+    settings.AVATAR_UPLOAD_RATE = "2/h"
+    assert [upload(alice_client, picture()).status_code for _ in range(2)] == [302, 302]
+    before = Profile.objects.get(user=alice).avatar.name
+    refused = upload(alice_client, picture("GIF"))
+    assert refused.status_code == 429 and "many times in the last hour" in refused.content.decode()
+    assert Profile.objects.get(user=alice).avatar.name == before
+    assert upload(client_for(bob), picture()).status_code == 302  # each player has their own count
