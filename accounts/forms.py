@@ -187,6 +187,7 @@ class AboutForm(forms.ModelForm):
         # Choices from the installed time-zone data: anything else is refused as not a choice.
         self.fields["time_zone"].choices = _time_zone_choices()  # type: ignore[attr-defined]
         self.fields["country"].label = "Country"
+        self.fields["country"].choices = [("", "Not shown"), *countries]  # type: ignore[attr-defined]
 
 
 class AvatarForm(forms.Form):
