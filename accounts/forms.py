@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from typing import Any, ClassVar
 
 from django import forms
@@ -10,8 +12,9 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
+from django_countries import countries
 
-from accounts.models import Profile
+from accounts.models import BIO_MAX, Profile
 from accounts.skeleton import userid_key
 
 User = get_user_model()
@@ -20,6 +23,9 @@ userid_validator = RegexValidator(
     r"\A[A-Za-z0-9_-]{3,20}\Z",
     "A userid is 3 to 20 characters: letters, digits, _ and - only.",
 )
+
+# Words in the site's own addresses beside /players/<userid>/ ("Who is here?" is /players/here/).
+RESERVED_USERIDS = frozenset({"here"})
 
 
 def lookalike_error(username: str, *, exclude_user_pk: Any = None) -> ValidationError | None:
@@ -66,6 +72,8 @@ class SignUpForm(forms.Form):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
+        if username.lower() in RESERVED_USERIDS:
+            raise ValidationError(self.TAKEN)
         if User.objects.filter(username__iexact=username).exists():
             raise ValidationError(self.TAKEN)
         error = lookalike_error(username)
@@ -149,3 +157,65 @@ class ProfileForm(forms.ModelForm):
             profile.user.save(update_fields=["email"])
             profile.save()
         return profile
+
+
+@functools.cache
+def _time_zone_choices() -> list[tuple[str, str]]:
+    names = sorted(zone for zone in zoneinfo.available_timezones() if "/" in zone or zone == "UTC")
+    return [("", "Not shown"), *((name, name.replace("_", " ")) for name in names)]
+
+
+class AboutForm(forms.ModelForm):
+    """The public profile's text: about me, country and time zone (shown to everyone)."""
+
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        required=False,
+        help_text="Other players see your local time, so they know when you are likely to move.",
+    )
+
+    class Meta:
+        model = Profile
+        fields = ("bio", "country", "time_zone")
+        widgets: ClassVar[dict[str, Any]] = {"bio": forms.Textarea(attrs={"rows": 5})}
+        help_texts: ClassVar[dict[str, str]] = {
+            "bio": f"Up to {BIO_MAX} characters, shown on your profile as plain text.",
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Choices from the installed time-zone data: anything else is refused as not a choice.
+        self.fields["time_zone"].choices = _time_zone_choices()  # type: ignore[attr-defined]
+        self.fields["country"].label = "Country"
+        self.fields["country"].choices = [("", "Not shown"), *countries]  # type: ignore[attr-defined]
+
+
+class AvatarForm(forms.Form):
+    """A picture file; accounts.avatars decides whether it is one (by its content)."""
+
+    avatar = forms.FileField(
+        label="Picture",
+        help_text="PNG, JPEG, GIF or WebP, at most 2 MB. It is cropped to a square.",
+        widget=forms.FileInput(attrs={"accept": "image/png,image/jpeg,image/gif,image/webp"}),
+    )
+
+
+class PlayerNameForm(forms.Form):
+    """A userid typed to add to (or take off) a list; accounts.relations says whether it exists."""
+
+    username = forms.CharField(
+        label="Userid",
+        max_length=150,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+    )
+
+
+class PlayerSearchForm(forms.Form):
+    """Search user profiles: part of a userid and/or a country, both optional."""
+
+    q = forms.CharField(label="Userid contains", max_length=20, required=False)
+    country = forms.ChoiceField(label="Country", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = [("", "Any country"), *countries]  # type: ignore[attr-defined]

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django_countries.fields import CountryField
+
+BIO_MAX = 1000
+"""Characters of the profile's "about me" text."""
 
 from backgammon.board_themes import CLASSIC, THEMES
 
@@ -71,6 +75,15 @@ class Profile(models.Model):
 
     # When the player last asked for a page (accounts.presence), at most a minute stale.
     last_seen = models.DateTimeField("last seen", null=True, blank=True, db_index=True)
+
+    # The public profile (accounts.people_views): what other players may read about this one.
+    bio = models.TextField("about me", max_length=BIO_MAX, blank=True)
+    country = CountryField(blank=True, db_index=True)
+    time_zone = models.CharField(
+        "time zone", max_length=64, blank=True, help_text="An IANA name such as Europe/Paris."
+    )
+    # Always a square re-encoded by accounts.avatars, never the uploaded bytes themselves.
+    avatar = models.FileField(upload_to="avatars/", blank=True)
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"

@@ -12,7 +12,14 @@ from django_ratelimit.core import is_ratelimited
 
 from accounts.login_guard import client_address
 
-__all__ = ["PASSWORD_RESET_REFUSED", "password_reset_refused"]
+__all__ = [
+    "AVATAR_UPLOAD_REFUSED",
+    "PASSWORD_RESET_REFUSED",
+    "avatar_upload_refused",
+    "password_reset_refused",
+]
+
+AVATAR_UPLOAD_REFUSED = "You changed your avatar many times in the last hour. Please try again later."
 
 PASSWORD_RESET_REFUSED = (
     "Too many password-reset e-mails were asked for just now. Please look for the e-mail "
@@ -37,3 +44,14 @@ def password_reset_refused(request: HttpRequest, email: str) -> bool:
         increment=True,
     )
     return by_address or by_email
+
+
+def avatar_upload_refused(request: HttpRequest) -> bool:
+    """Count this avatar upload against the player; True when they are over AVATAR_UPLOAD_RATE."""
+    return is_ratelimited(
+        request,
+        group="avatar-upload",
+        key=lambda _group, req: str(req.user.pk),
+        rate=settings.AVATAR_UPLOAD_RATE,
+        increment=True,
+    )

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from accounts import board_settings, vacation_views, views
+from accounts import board_settings, people_views, profile_views, vacation_views, views
+from accounts.models import Relation
 
 app_name = "accounts"
 
@@ -11,6 +12,15 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("boards/", board_settings.board_settings, name="board_settings"),
     path("boards/preview/", board_settings.board_preview, name="board_preview"),
+    path("profile/about/", profile_views.about_save, name="about_save"),
+    path("profile/avatar/", profile_views.avatar_upload, name="avatar_upload"),
+    path("profile/avatar/remove/", profile_views.avatar_delete, name="avatar_remove"),
+    path("buddies/", people_views.relation_list, {"kind": Relation.Kind.BUDDY}, name="buddies"),
+    path("buddies/remove/", people_views.relation_drop, {"kind": Relation.Kind.BUDDY},
+         name="buddy_remove"),
+    path("ignored/", people_views.relation_list, {"kind": Relation.Kind.IGNORE}, name="ignored"),
+    path("ignored/remove/", people_views.relation_drop, {"kind": Relation.Kind.IGNORE},
+         name="ignore_remove"),
     path("profile/vacation/", vacation_views.vacation_book_view, name="vacation_book"),
     path(
         "profile/vacation/<int:vacation_id>/cancel/",

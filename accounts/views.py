@@ -20,6 +20,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from accounts.profile_views import public_profile_forms
 from accounts.rate_limits import PASSWORD_RESET_REFUSED, password_reset_refused
 from accounts.services import account_create
 
@@ -127,5 +128,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             form.save()
             messages.success(request, "Your profile is saved.")
             return redirect("accounts:profile")
-        return render(request, "accounts/profile.html", {"form": form}, status=400)
-    return render(request, "accounts/profile.html", {"form": form})
+        return render(
+            request, "accounts/profile.html", {"form": form, **public_profile_forms(request)}, status=400
+        )
+    return render(request, "accounts/profile.html", {"form": form, **public_profile_forms(request)})

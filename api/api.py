@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from django.contrib.auth import authenticate, get_user_model, user_logged_in
+from django.contrib.auth import authenticate, user_logged_in
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Schema, Status
@@ -26,7 +26,7 @@ from api.lobby import router as lobby_router
 from api.messages import router as messages_router
 from api.notes_and_watching import WatchList, watch_games
 from api.notes_and_watching import router as notes_and_watching_router
-from api.ratings import player_ratings
+from api.players import router as players_router
 from api.time import router as time_router
 from api.tokens import TokenRejected, token_create
 from api.tournaments import router as tournaments_router
@@ -69,6 +69,7 @@ api.add_router("", time_router)
 api.add_router("", lobby_router)
 api.add_router("", messages_router)
 api.add_router("", notes_and_watching_router)
+api.add_router("", players_router)
 
 _ERRORS = schemas.ERRORS
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}
@@ -96,14 +97,6 @@ def token(request: HttpRequest, credentials: schemas.TokenIn) -> Any:
 @api.get("/me", response={200: schemas.Me, **_ERRORS})
 def me(request: HttpRequest) -> Any:
     return {"username": request.auth.get_username()}  # type: ignore[attr-defined]
-
-
-@api.get("/players/{username}", response={200: schemas.Player, **_ERRORS})
-def player(request: HttpRequest, username: str) -> Any:
-    found = get_user_model()._default_manager.filter(username__iexact=username, is_active=True).first()
-    if found is None:
-        raise HttpError(404, f"There is no player called {username!r}.")
-    return {"username": found.get_username(), "ratings": player_ratings(found)}
 
 
 def _my_game(game_id: int, user: Any) -> Game:

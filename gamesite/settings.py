@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_countries",
     "accounts",
     # Before django_tasks_db: its ``db_worker`` command is backgammon's (the same worker plus the
     # deadline sweep), and Django takes a command from the first app in this list that has it.
@@ -226,6 +227,8 @@ if not 0 <= NOTICE_DIGEST_HOUR <= 23:
     raise ImproperlyConfigured("NOTICE_DIGEST_HOUR must be an hour from 0 to 23.")
 # How often the worker's tick looks for games past 80% of their move time and for digests due.
 NOTICE_SWEEP_SECONDS = env_int("NOTICE_SWEEP_SECONDS", 60)
+# "Who is here?" lists at most this many players (the most recently seen).
+WHO_IS_HERE_MAX = env_int("WHO_IS_HERE_MAX", 200)
 
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 if VACATION_DAYS_PER_YEAR < 0:
@@ -266,6 +269,8 @@ AXES_VERBOSE = False
 # per target e-mail and per client address, as django-ratelimit rates ("3/h", "10/h", "20/d").
 PASSWORD_RESET_RATE_PER_EMAIL = env_rate("PASSWORD_RESET_RATE_PER_EMAIL", "3/h")
 PASSWORD_RESET_RATE_PER_ADDRESS = env_rate("PASSWORD_RESET_RATE_PER_ADDRESS", "10/h")
+# Avatar uploads per player: each one is decoded and re-encoded, which costs real CPU.
+AVATAR_UPLOAD_RATE = env_rate("AVATAR_UPLOAD_RATE", "10/h")
 # The database cache increments by read and write, not atomically: under a burst of
 # simultaneous requests a few may slip past the limit; REDIS_URL makes it exact. (That is why
 # django_ratelimit is not in INSTALLED_APPS: its system check refuses the database cache.)

@@ -1,5 +1,7 @@
 """The site's URL map: each app brings its own urls module under a namespace."""
 
+from django.conf import settings
+from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
@@ -14,6 +16,7 @@ urlpatterns = [
     path("help/features/", views.help_features, name="help_features"),
     path("help/dice/", views.help_dice, name="help_dice"),
     path("accounts/", include("accounts.urls")),
+    path("players/", include("accounts.people_urls")),
     path("admin/", admin.site.urls),
     path("messages/", include("messaging.urls")),
     path("", include("api.urls")),
@@ -22,3 +25,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("notices.urls")),
 ]
+
+# Uploaded avatars: served by Django only in development (static() adds nothing unless DEBUG);
+# in production the web server or object storage serves MEDIA_ROOT (see README, Deploying).
+urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

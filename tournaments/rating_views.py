@@ -1,20 +1,12 @@
-"""The ratings pages: a public player page and the help page that publishes the formula."""
+"""The ratings help page that publishes the formula (a player's ratings are on their profile,
+accounts.people_views.player_profile, through the ratings_card tag)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments.ratings import RATED_VARIANTS, STARTING_RATING
-
-
-def player(request: HttpRequest, username: str) -> HttpResponse:
-    """Anyone's ratings and rating history, by userid (in any case)."""
-    found = get_user_model()._default_manager.filter(username__iexact=username, is_active=True).first()
-    if found is None:
-        raise Http404(f"There is no player called {username!r}.")
-    return render(request, "tournaments/player.html", {"player": found})
 
 
 def help_ratings(request: HttpRequest) -> HttpResponse:

@@ -8,7 +8,6 @@ from tournaments import ladder_views, rating_views, tournament_views
 
 app_name = "tournaments"
 urlpatterns: list = [
-    path("players/<str:username>/", rating_views.player, name="player"),
     path("help/ratings/", rating_views.help_ratings, name="help_ratings"),
     path("ladders/", ladder_views.ladders, name="ladders"),
     *(

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 
+from accounts.templatetags.players import player_link
 from backgammon.engine import Side
 from backgammon.models import Game
 from backgammon.views.lobby import game_url
@@ -20,11 +22,11 @@ def game_link(game: Game) -> str:
 
 @register.simple_tag
 def opponent_name(game: Game, user: Any) -> str:
-    """The other player's name; for someone outside the game, both names."""
+    """The other player's name, a link to their profile; for someone outside the game, both names."""
     side = game.side_of(user)
     if side is None:
-        return f"{game.black.get_username()} v {game.white.get_username()}"
-    return str(game.player(side.other).get_username())
+        return format_html("{} v {}", player_link(game.black), player_link(game.white))
+    return player_link(game.player(side.other))
 
 
 @register.simple_tag

@@ -176,7 +176,7 @@ def test_the_page_makes_changes_and_shows_the_games(
     game = Game.objects.get()
     page = alice_client.get(PAGE).content.decode()
     assert "1 of 2 started" in page and reverse("backgammon:game", args=[game.pk]) in page
-    assert f'href="{reverse("tournaments:player", args=["bob"])}">bob</a>' in page
+    assert f'href="{reverse("people:profile", args=["bob"])}">bob</a>' in page
     response = alice_client.post(reverse("backgammon:auto_match_cancel"))
     assert response.status_code == 302
     assert AutoMatchRequest.objects.get(player=alice).status == "cancelled"

@@ -151,8 +151,8 @@ def test_the_profile_says_how_many_of_the_limit_are_used(
     alice_client: Client, alice: Any, bob: Any, make_user: Any
 ) -> None:
     start_game(bob, alice, "BX", time_limit=DAY)
-    page = alice_client.get(reverse("tournaments:player", args=["alice"])).content.decode()
+    page = alice_client.get(reverse("people:profile", args=["alice"])).content.decode()
     assert "1 of 2 (members have no limit)" in page
     make_member(alice)
-    page = alice_client.get(reverse("tournaments:player", args=["alice"])).content.decode()
+    page = alice_client.get(reverse("people:profile", args=["alice"])).content.decode()
     assert "No limit (member)" in page

@@ -52,7 +52,7 @@ def test_a_player_page_shows_anyones_ratings_to_visitors(
 ) -> None:
     response = client.get("/players/ALICE/")
     assert response.status_code == 200
-    assert "<h1>alice</h1>" in response.content.decode()
+    assert '<h1 id="player-name">alice' in response.content.decode()
     assert response.content.decode().count("<svg class=\"rating-chart\"") == 1
     missing = client.get("/players/nobody/")
     assert missing.status_code == 404

@@ -37,7 +37,7 @@ def test_it_sends_an_invitation_with_a_signup_link(alice_client: Client) -> None
 
 def test_the_signup_page_names_the_inviter(client: Client, alice: Any) -> None:
     shown = page(client.get(reverse("accounts:signup"), {"invited_by": "ALICE"}))
-    assert "Invited by" in shown and reverse("tournaments:player", args=["alice"]) in shown
+    assert "Invited by" in shown and reverse("people:profile", args=["alice"]) in shown
     for nobody in ("nobody", "<script>", "x" * 300):
         assert "Invited by" not in page(client.get(reverse("accounts:signup"), {"invited_by": nobody}))
 

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from tournament_play import win
 
+from accounts.templatetags.players import player_link as link
 from tournaments.models import Entry, Replacement, Tournament, TournamentMatch
 from tournaments.tournaments import tournament_create, tournament_join
 
@@ -105,7 +106,7 @@ def test_a_single_elimination_bracket_shows_rounds_byes_games_and_the_winner(
     final = TournamentMatch.objects.get(tournament=cup, round=2)
     win(final.game, final.player_b)
     html = client.get(reverse("tournaments:tournament", args=[cup.pk])).content.decode()
-    assert f'tournament-winner">{final.player_b.get_username()}<' in html
+    assert f'tournament-winner">{link(final.player_b)}<' in html
     assert "Final standings" in html and "hx-trigger" not in html.split('id="tournament-live"')[1]
 
 
@@ -129,7 +130,7 @@ def test_round_robin_shows_the_table_and_the_matches(admin_user: Any, players: l
     assert "<h2 id=\"standings\">Standings</h2>" in html and "Round 1" in html and "Round 3" in html
     table = html.split('id="standings"')[1].split("</table>")[0]
     leader = first.player_b.get_username()
-    assert f'data-label="Player">{leader}</td><td role="cell" data-label="Wins">1</td>' in table
+    assert f'data-label="Player">{link(leader)}</td><td role="cell" data-label="Wins">1</td>' in table
     assert "bracket--columns" not in html
 
 
@@ -146,7 +147,7 @@ def test_the_polling_partial_is_the_live_region_and_stops_when_finished(
     win(match.game, match.player_a)
     over = client.get(url, **HTMX)
     assert over.status_code == 286 and "hx-trigger" not in over.content.decode()
-    assert f'tournament-winner">{match.player_a.get_username()}<' in over.content.decode()
+    assert f'tournament-winner">{link(match.player_a)}<' in over.content.decode()
     assert client.get(reverse("tournaments:tournament", args=[999999])).status_code == 404
 
 
@@ -165,7 +166,8 @@ def test_staff_replace_a_player_on_the_page_and_others_may_not(
     assert not Replacement.objects.exists()
     done = admin_client.post(url, form, follow=True)
     html = done.content.decode()
-    assert "p5 replaced p1." in html and "p5 replaced p1 (Gone abroad, admin" in html
+    assert "p5 replaced p1." in html
+    assert f"{link('p5')} replaced {link('p1')} (Gone abroad, {link('admin')}" in html
     assert set(Entry.objects.values_list("player__username", flat=True)) == {"p2", "p5"}
 
 
@@ -177,7 +179,7 @@ def test_the_player_page_and_the_profile_show_tournaments_won_and_recent_places(
     match = TournamentMatch.objects.get(tournament=cup)
     winner, loser = match.player_a, match.player_b
     win(match.game, winner)
-    champion = client.get(reverse("tournaments:player", args=[winner.get_username()])).content.decode()
+    champion = client.get(reverse("people:profile", args=[winner.get_username()])).content.decode()
     cup_url = reverse("tournaments:tournament", args=[cup.pk])
     assert f'Won: <a href="{cup_url}">Spring cup</a>.' in champion
     assert "Spring cup</a>: place 1 of 2" in champion and "Summer cup" not in champion

@@ -67,7 +67,7 @@ def test_a_player_puts_an_open_challenge_in_the_room_and_another_joins_it(
 
     page = bob_client.get(ROOM).content.decode()
     assert f'id="open-challenge-{made.pk}"' in page
-    assert f'<a class="player-link" href="{reverse("tournaments:player", args=["alice"])}">alice</a>' in page
+    assert f'<a class="player-link" href="{reverse("people:profile", args=["alice"])}">alice</a>' in page
     assert "&lt;b&gt;anyone?&lt;/b&gt;" in page and "<b>anyone?" not in page
     assert f'action="{join_url(made)}"' in page
 

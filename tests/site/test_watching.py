@@ -50,8 +50,8 @@ def test_the_list_shows_games_in_progress_with_linked_players_variant_and_score(
     assert response.status_code == 200
     body = html.unescape(response.content.decode())
     assert listed(charlie_client) == [game.pk]
-    assert f'href="{reverse("tournaments:player", args=["alice"])}">alice</a>' in body
-    assert f'href="{reverse("tournaments:player", args=["bob"])}">bob</a>' in body
+    assert f'href="{reverse("people:profile", args=["alice"])}">alice</a>' in body
+    assert f'href="{reverse("people:profile", args=["bob"])}">bob</a>' in body
     assert game.variant_name in body and "0–0" in body and "to 5" in body
     assert f'href="{reverse("backgammon:watch")}">Watch games</a>' in body  # in the SPY menu
 
