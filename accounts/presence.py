@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
@@ -44,6 +45,12 @@ class SeenMiddleware:
         response = self.get_response(request)
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated or not hasattr(request, "session"):
+            return response
+        if request.session.session_key is None:
+            # Signed in without a session (an API token): never start one just for this; the
+            # shared cache remembers the minute instead.
+            if cache.add(f"seen:{user.pk}", 1, timeout=int(SEEN_EVERY.total_seconds())):
+                mark_seen(user.pk)
             return response
         now = timezone.now().timestamp()
         if now - request.session.get(_SESSION_KEY, 0) >= SEEN_EVERY.total_seconds():

@@ -154,6 +154,11 @@ def sent_box(user: Any) -> QuerySet[Message]:
     return Message.objects.filter(sender=user, deleted_by_sender=False).select_related("recipient")
 
 
+def latest_unread(user: Any, count: int = 3) -> list[Message]:
+    """The newest ``count`` unread messages in ``user``'s inbox (the main screen shows them)."""
+    return list(inbox(user).filter(read_at__isnull=True).order_by("-created_at")[:count])
+
+
 def unread_count(user: Any) -> int:
     """How many messages in ``user``'s inbox are unread: the header's badge (one indexed count)."""
     if user is None or not getattr(user, "is_authenticated", False):

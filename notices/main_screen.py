@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import F
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.presence import here_now
@@ -20,15 +20,12 @@ from accounts.vacations import vacation_until
 from backgammon.models import Challenge, Game
 from backgammon.services import games_awaiting
 from backgammon.templatetags.game_clock import duration_words
+from messaging import services as messaging_services
 from notices.models import NewsItem
 from notices.news import latest_news
 
 __all__ = ["GameWaiting", "MainScreen", "MessagesSummary", "main_screen", "messages_summary"]
 
-WAITING_ROOM_URL = "/games/waiting-room/"
-AUTO_MATCH_URL = "/games/auto-match/"
-WHO_IS_HERE_URL = "/players/here/"
-"""Pages other parts of the community issue build; their paths are agreed in the issue."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +47,7 @@ class MainScreen:
     games: list[GameWaiting]
     vacation_until: datetime | None
     challenges: list[Challenge]
-    messages: MessagesSummary | None
+    messages: MessagesSummary
     news: list[NewsItem]
     here_count: int
     links: dict[str, str] = field(default_factory=dict)
@@ -72,25 +69,12 @@ def _games_waiting(user: Any, now: datetime) -> list[GameWaiting]:
     ]
 
 
-def messages_summary(user: Any) -> MessagesSummary | None:
-    """Unread messages from the messaging app (built beside this one), or None without it.
-
-    It uses ``messaging.services.unread_count(user)`` and, when present,
-    ``messaging.services.latest_unread(user)`` (a sliceable list or queryset, newest first).
-    """
-    try:
-        from messaging import services  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    latest = getattr(services, "latest_unread", None)
-    try:
-        inbox_url = reverse("messaging:inbox")
-    except NoReverseMatch:
-        inbox_url = ""
+def messages_summary(user: Any) -> MessagesSummary:
+    """The unread messages: how many, and the newest three."""
     return MessagesSummary(
-        unread=services.unread_count(user),
-        latest=list(latest(user)[:3]) if latest is not None else [],
-        inbox_url=inbox_url,
+        unread=messaging_services.unread_count(user),
+        latest=messaging_services.latest_unread(user, 3),
+        inbox_url=reverse("messaging:inbox"),
     )
 
 
@@ -108,5 +92,9 @@ def main_screen(user: Any, now: datetime | None = None) -> MainScreen:
         messages=messages_summary(user),
         news=latest_news(3),
         here_count=here_now().count(),
-        links={"waiting_room": WAITING_ROOM_URL, "auto_match": AUTO_MATCH_URL, "who_is_here": WHO_IS_HERE_URL},
+        links={
+            "waiting_room": reverse("backgammon:waiting_room"),
+            "auto_match": reverse("backgammon:auto_match"),
+            "who_is_here": reverse("people:here"),
+        },
     )

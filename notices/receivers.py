@@ -1,14 +1,15 @@
-"""Notices listen to the game's signals (sent on commit) and only queue tasks: a page never
-waits for a mail. Messaging's ``message_sent`` is connected when that app is installed."""
+"""Notices listen to the game's and messaging's signals (sent on commit) and only queue tasks:
+a page never waits for a mail."""
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from backgammon import signals
+from messaging.models import Message
+from messaging.signals import message_sent
 
 __all__ = ["connect", "on_message_sent"]
 
@@ -33,20 +34,19 @@ def _on_worker_tick(**_: Any) -> None:
     tick()
 
 
-def _inbox_path() -> str:
-    try:
-        return reverse("messaging:inbox")
-    except NoReverseMatch:
-        return reverse("home")
-
-
 def on_message_sent(*, message: Any, **_: Any) -> None:
-    """messaging.signals.message_sent(message=...), sent on commit: queue the recipient's notice."""
+    """messaging.signals.message_sent(message=...), sent on commit: queue the recipient's notice.
+
+    A message that came with a move or a challenge is left to the "your turn" and "new
+    challenge" notices, which already carry it: one event, one mail.
+    """
     from notices.tasks import send_message_notice
 
+    if message.kind != Message.Kind.MESSAGE:
+        return
     send_message_notice.enqueue(
         message.pk, message.recipient_id, message.sender_id,
-        str(message.subject), str(message.body)[:2000], _inbox_path(),
+        str(message.subject), str(message.body)[:2000], reverse("messaging:message", args=[message.pk]),
     )
 
 
@@ -54,10 +54,4 @@ def connect() -> None:
     signals.game_changed.connect(_on_game_changed, dispatch_uid="notices-game-changed")
     signals.challenge_created.connect(_on_challenge_created, dispatch_uid="notices-challenge-created")
     signals.worker_tick.connect(_on_worker_tick, dispatch_uid="notices-worker-tick")
-    # Messaging is built beside this app; once it is installed its signal is connected here.
-    if importlib.util.find_spec("messaging") is not None:
-        from django.apps import apps
-
-        if apps.is_installed("messaging"):
-            messaging_signals = importlib.import_module("messaging.signals")
-            messaging_signals.message_sent.connect(on_message_sent, dispatch_uid="notices-message-sent")
+    message_sent.connect(on_message_sent, dispatch_uid="notices-message-sent")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 from datetime import timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,6 +14,7 @@ from gamebuilder import scripted_dice, start_game
 from accounts.models import Profile
 from backgammon.models import Challenge, Game
 from backgammon.services import challenge_create
+from messaging.services import message_send
 from notices.models import NewsItem
 
 pytestmark = pytest.mark.django_db
@@ -101,18 +100,17 @@ def test_news_players_here_and_the_links_to_find_opponents(
         assert f'href="{path}"' in page
 
 
-def test_messages_come_from_the_messaging_app_when_it_is_there(
-    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, alice_client: Client
+def test_the_main_screen_shows_my_unread_messages_newest_first(
+    alice: Any, bob: Any, alice_client: Client
 ) -> None:
-    assert "unread message" not in alice_client.get(HOME).content.decode()  # no messaging app yet
-
-    latest = [SimpleNamespace(sender=bob, subject="<i>Rematch?</i>")]
-    services = SimpleNamespace(unread_count=lambda user: 4, latest_unread=lambda user: latest)
-    monkeypatch.setitem(sys.modules, "messaging", SimpleNamespace(services=services))
-
+    assert "No unread messages." in alice_client.get(HOME).content.decode()
+    for number in range(4):
+        message_send(sender=bob, to="alice", subject=f"<i>Rematch {number}?</i>", body="Again?")
     page = alice_client.get(HOME).content.decode()
     assert "<strong>4</strong> unread messages" in page
-    assert "&lt;i&gt;Rematch?&lt;/i&gt;" in page and ">bob</a>" in page
+    assert "&lt;i&gt;Rematch 3?&lt;/i&gt;" in page and ">bob</a>" in page
+    assert "Rematch 0?" not in page  # the newest three only
+    assert page.index("Rematch 3?") < page.index("Rematch 1?")
 
 
 def test_the_main_screen_makes_a_fixed_number_of_queries_however_much_there_is(

@@ -25,6 +25,7 @@ from backgammon.models import Game
 from backgammon.services import challenge_create, roll_request
 from bots.accounts import create_bot_accounts
 from bots.models import Bot
+from messaging.services import message_send
 from notices.models import NoticePreferences, SentNotice
 from notices.periodic import queue_periodic_notices
 from notices.preferences import preferences_update
@@ -211,30 +212,39 @@ def test_the_new_challenge_opt_out(alice: Any, bob: Any, on_commit: Any) -> None
     assert mail.outbox == []
 
 
-def fake_message(sender: Any, recipient: Any, pk: int = 7) -> SimpleNamespace:
-    """What messaging's message_sent carries (that app is built beside this one)."""
-    return SimpleNamespace(
-        pk=pk, sender=sender, sender_id=sender.pk, recipient=recipient, recipient_id=recipient.pk,
-        subject="Rematch?", body="Good game <b>friend</b>.\nAnother?",
-    )
+def sent_message(sender: Any, recipient: Any, capture: Any) -> Any:
+    """A message sent through messaging's service; its message_sent fires on commit."""
+    with capture(execute=True):
+        return message_send(sender=sender, to=recipient.username, subject="Rematch?",
+                            body="Good game <b>friend</b>.\nAnother?")
 
 
-def test_a_new_message_is_mailed_by_the_worker_once(alice: Any, bob: Any) -> None:
-    on_message_sent(message=fake_message(alice, bob))
-    on_message_sent(message=fake_message(alice, bob))  # the same message twice: one mail
+def test_a_new_message_is_mailed_by_the_worker_once(
+    alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    message = sent_message(alice, bob, django_capture_on_commit_callbacks)
+    on_message_sent(message=message)  # the same message twice: one mail
 
     assert mail.outbox == []
     assert run_queued_notices() == [True, False]
     notice = mail.outbox[0]
     assert notice.to == ["bob@example.com"] and "a message from alice" in notice.subject
     assert "Good game &lt;b&gt;friend&lt;/b&gt;.<br>Another?" in notice.alternatives[0][0]
+    assert f"/messages/{message.pk}/" in notice.body
 
 
-def test_the_new_message_opt_out(alice: Any, bob: Any) -> None:
+def test_the_new_message_opt_out(alice: Any, bob: Any, django_capture_on_commit_callbacks: Any) -> None:
     preferences_update(user=bob, delivery="immediate", new_message=False)
-    on_message_sent(message=fake_message(alice, bob))
+    sent_message(alice, bob, django_capture_on_commit_callbacks)
     assert run_queued_notices() == [False]
     assert mail.outbox == []
+
+
+def test_a_message_that_came_with_a_move_is_not_mailed_twice(alice: Any, bob: Any) -> None:
+    move_message = SimpleNamespace(pk=1, kind="move", recipient_id=bob.pk, sender_id=alice.pk,
+                                   subject="", body="Nice roll")
+    on_message_sent(message=move_message)  # the your-turn notice carries it
+    assert run_queued_notices() == []
 
 
 def test_the_time_warning_goes_once_when_80_percent_of_the_move_time_has_passed(

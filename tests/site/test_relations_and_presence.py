@@ -88,3 +88,16 @@ def test_player_link_escapes_and_links(alice: Any) -> None:
     assert Template("{% load players %}{{ p|player_link }}").render(Context({"p": "<b>"})) == (
         '<a class="player-link" href="/players/%3Cb%3E/">&lt;b&gt;</a>'
     )
+
+
+def test_an_api_token_marks_its_player_seen_without_starting_a_session(alice: Any) -> None:
+    from django.contrib.sessions.models import Session
+
+    from api.tokens import token_create
+
+    _, secret = token_create(user=alice, name="bot")
+    client = Client()
+    for _ in range(2):
+        assert client.get("/api/v1/me", headers={"Authorization": f"Bearer {secret}"}).status_code == 200
+    assert Profile.objects.get(user=alice).last_seen is not None
+    assert not Session.objects.exists()
