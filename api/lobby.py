@@ -36,7 +36,7 @@ __all__ = ["router"]
 
 router = Router(tags=["waiting room and auto-match"])
 
-_ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
+_ERRORS = schemas.ERRORS
 
 
 class OpenChallengeIn(Schema):

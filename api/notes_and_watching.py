@@ -26,7 +26,7 @@ __all__ = ["WatchList", "router", "watch_games"]
 
 router = Router(tags=["notes and watching"])
 
-_ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
+_ERRORS = schemas.ERRORS
 WATCH_PAGE_SIZE = 25
 
 

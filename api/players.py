@@ -30,7 +30,7 @@ __all__ = ["router"]
 
 router = Router(tags=["players"])
 
-_ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
+_ERRORS = schemas.ERRORS
 PAGE_SIZE = 50
 
 

@@ -40,7 +40,7 @@ def test_alice_messages_bob_who_reads_and_replies(tab_for: TabMaker, transaction
     expect(badge).to_have_text("1 unread message")
     screenshot(bob, "messages-3-bob-unread-badge")
     open_talk(bob)
-    bob.get_by_role("link", name="My messages").click()
+    bob.locator(".menu__items").get_by_role("link", name="My messages").click()
     unread = bob.locator(".mail-item--unread")
     expect(unread).to_have_count(1)
     expect(unread).to_contain_text("alice")

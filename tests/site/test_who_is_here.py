@@ -69,6 +69,6 @@ def test_queries_stay_bounded(alice: Any, bob: Any, alice_client: Client,
     start_game(bob, alice)
     seen(bob)
     alice_client.get("/players/here/")
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):
         html = alice_client.get("/players/here/").content.decode()
     assert html.count('class="player-link"') >= 41
