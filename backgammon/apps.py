@@ -10,6 +10,8 @@ class BackgammonConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.vacations import vacations_changed
+        from backgammon import live
         from backgammon.services.more_time import games_reclock_for_vacation
 
         vacations_changed.connect(games_reclock_for_vacation, dispatch_uid="backgammon-vacations")
+        live.connect()

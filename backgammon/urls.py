@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from backgammon.views import clock, game, lobby
+from backgammon.views import clock, game, live, lobby
 
 app_name = "backgammon"
 
@@ -19,4 +19,6 @@ urlpatterns = [
     path("games/<int:game_id>/poll/", game.game_poll, name="game_poll"),
     path("games/<int:game_id>/time/", clock.game_give_time_view, name="game_give_time"),
     path("games/<int:game_id>/match.mat", game.game_mat, name="game_mat"),
+    # Live updates: the event stream each open page listens to.
+    path("live/", live.live_events, name="live_events"),
 ]

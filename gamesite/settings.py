@@ -130,7 +130,10 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        # 0 under ASGI (uvicorn, as `make run` and production serve it), as Django advises: each
+        # request does its database work in a thread of its own, which a kept connection would
+        # outlive. A WSGI server (gunicorn's sync workers) may set 60 to keep connections.
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
 }
@@ -162,6 +165,22 @@ else:
     }
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+# Live updates (backgammon.live): a game's change is published to the pages open on it through a
+# Channels layer. Redis carries it between app servers and from the task worker; without
+# REDIS_URL (``make run``) an in-memory layer serves the one development process, and pages
+# also poll now and then for what the worker did (see backgammon/live.py, LAYER_IS_SHARED).
+# CHANNEL_PREFIX keeps sites (or parallel test runs) sharing one Redis apart.
+CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "gammon")
+if _REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [_REDIS_URL], "prefix": CHANNEL_PREFIX},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 TASKS = {
     "default": {
