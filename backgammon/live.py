@@ -13,7 +13,9 @@ and the task worker, an in-memory layer within one development process.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -69,12 +71,25 @@ def _send(groups: list[str], event: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(layer.group_send)
+
+    def send_all() -> None:
+        send = async_to_sync(layer.group_send)
+        try:
+            for group in groups:
+                send(group, {"type": MESSAGE_TYPE, "event": event})
+        except Exception:  # Redis down: the move itself stands, and pages fall back to polling.
+            log.warning("live update not published to %s", groups, exc_info=True)
+
     try:
-        for group in groups:
-            send(group, {"type": MESSAGE_TYPE, "event": event})
-    except Exception:  # Redis down: the move itself stands, and pages fall back to polling.
-        log.warning("live update not published to %s", groups, exc_info=True)
+        asyncio.get_running_loop()
+    except RuntimeError:  # the usual case: a view's thread, the worker, a management command
+        send_all()
+        return
+    # A thread that runs an event loop itself (only with DJANGO_ALLOW_ASYNC_UNSAFE, as the
+    # browser tests' Playwright thread) cannot wait for a coroutine: send from a thread of its own.
+    sender = threading.Thread(target=send_all, name="live-publish")
+    sender.start()
+    sender.join()
 
 
 def publish_game_changed(*, game_id: int, **_: Any) -> None:

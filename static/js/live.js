@@ -51,7 +51,9 @@
 
   function onHello(event) {
     stopPolling();
-    if (everLive) pollAll();  // back after a gap: catch up with what was missed meanwhile
+    // Catch up with what changed before this stream listened: since the page was built, or
+    // while push was away (the regions answer 204, a cheap no, when nothing did).
+    pollAll();
     live = everLive = true;
     body.dataset.live = "push";
     // The in-memory layer of a development server does not hear the task worker: look now and then.
