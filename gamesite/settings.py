@@ -239,6 +239,9 @@ PASSWORD_RESET_RATE_PER_ADDRESS = env_rate("PASSWORD_RESET_RATE_PER_ADDRESS", "1
 # simultaneous requests a few may slip past the limit; REDIS_URL makes it exact. (That is why
 # django_ratelimit is not in INSTALLED_APPS: its system check refuses the database cache.)
 RATELIMIT_USE_CACHE = "default"
+# Live-update streams (backgammon/views/live.py) each player may open, one per page loaded: an
+# open stream costs the server a little memory and a task, so a script may not open thousands.
+LIVE_STREAMS_RATE = env_rate("LIVE_STREAMS_RATE", "120/m")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

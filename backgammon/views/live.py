@@ -5,8 +5,9 @@ from <body>, see templates/base.html and static/js/live.js).
 PLAY count); ``/live/?game=ID`` adds that game's (``game``: its page asks for its fresh region).
 The events name what changed and nothing more, so what a page then shows is decided by the
 ordinary GET views. A game the player may not watch is refused with 403, an unknown one with
-404; when the channel layer (Redis) cannot be reached, or the site is served by a WSGI server
-that cannot hold a stream open, the answer is 503 and the page polls instead.
+404, streams opened beyond LIVE_STREAMS_RATE with 429; when the channel layer (Redis) cannot be
+reached, or a WSGI server that cannot hold a stream open serves the site, the answer is 503. A
+page refused any of these polls instead.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
@@ -30,6 +32,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.views.decorators.http import require_GET
+from django_ratelimit.core import is_ratelimited
 
 from backgammon.live import game_group, layer_is_shared, may_watch, user_group
 from backgammon.models import Game
@@ -51,6 +54,11 @@ def _unavailable(reason: str) -> HttpResponse:
     response = HttpResponse(reason, status=503, content_type="text/plain; charset=utf-8")
     response["Retry-After"] = "30"
     return response
+
+
+def _too_many_streams(request: HttpRequest, user: Any) -> bool:
+    return is_ratelimited(request, group="live-streams", key=lambda _group, _request: str(user.pk),
+                          rate=settings.LIVE_STREAMS_RATE, increment=True)
 
 
 def _game_for(game_id_text: str, user: Any) -> Game | HttpResponse:
@@ -78,6 +86,11 @@ def _let_go_of_the_database() -> None:
 async def live_events(request: HttpRequest) -> HttpResponse:
     """The event stream for one open page (see the module's docstring)."""
     user = await request.auser()  # type: ignore[attr-defined]
+    if await sync_to_async(_too_many_streams)(request, user):
+        response = HttpResponse("Too many live-update streams opened just now: this page polls instead.",
+                                status=429, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = "60"
+        return response
     groups = [user_group(user.pk)]
     game_id_text = request.GET.get("game")
     if game_id_text is not None:

@@ -220,3 +220,16 @@ def test_redis_url_selects_the_redis_layer_with_its_prefix() -> None:
                             text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["channels_redis.core.RedisChannelLayer", "redis://127.0.0.1:6379/3", "site-a"]
+
+
+def test_a_player_opening_streams_without_end_is_refused_with_429(alice: Any, settings: Any) -> None:
+    settings.LIVE_STREAMS_RATE = "3/m"
+    alices_client = async_client_for(alice)
+
+    async def scenario() -> None:
+        for _ in range(3):
+            await open_stream(alices_client)
+        refused = await alices_client.get(LIVE)
+        assert refused.status_code == 429 and refused["Retry-After"]
+
+    run(scenario)
