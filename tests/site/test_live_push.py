@@ -210,9 +210,18 @@ def test_the_pages_listen_for_push_and_for_the_fallback_poll(alice: Any, bob: An
     assert "sse-connect" not in visitor and "live.js" not in visitor
 
 
-def test_the_suite_and_make_run_use_the_in_memory_layer_without_redis() -> None:
+def test_the_suite_and_make_run_use_the_in_memory_layer_without_redis(alice: Any) -> None:
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
     assert not live.layer_is_shared()
+    alices_client = async_client_for(alice)
+
+    async def scenario() -> None:
+        # That layer does not hear the task worker (another process): pages look now and then too.
+        response = await alices_client.get(LIVE)
+        first = (await anext(aiter(response.streaming_content))).decode()  # type: ignore[arg-type]
+        assert first == 'retry: 2000\nevent: hello\ndata: {"poll": 15}\n\n'
+
+    run(scenario)
 
 
 def test_redis_url_selects_the_redis_layer_with_its_prefix() -> None:
