@@ -47,8 +47,10 @@ class AsgiLiveServer:
         self.host = "127.0.0.1"
         self.port = free_port()
         self.prefix = f"e2e-{uuid.uuid4().hex[:12]}"
-        self._layers = override_settings(CHANNEL_LAYERS=redis_channel_layers(self.prefix))
-        self._live_server_modified_settings = modify_settings(ALLOWED_HOSTS={"append": self.host})
+        self._live_server_modified_settings = _PerTestSettings(
+            modify_settings(ALLOWED_HOSTS={"append": self.host}),
+            override_settings(CHANNEL_LAYERS=redis_channel_layers(self.prefix)),
+        )
         config = uvicorn.Config(application, host=self.host, port=self.port, lifespan="off",
                                 log_level="warning", timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)
@@ -65,7 +67,6 @@ class AsgiLiveServer:
         return f"{self}{other}"
 
     def start(self) -> None:
-        self._layers.enable()
         self.thread.start()
         give_up = time.monotonic() + 20
         while not self.server.started:
@@ -76,4 +77,19 @@ class AsgiLiveServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
-        self._layers.disable()
+
+
+class _PerTestSettings:
+    """What pytest-django's live-server helper enables for each test using the server and
+    disables after it, so the tests after the browser tests keep the suite's own settings."""
+
+    def __init__(self, *changes: Any) -> None:
+        self.changes = changes
+
+    def enable(self) -> None:
+        for change in self.changes:
+            change.enable()
+
+    def disable(self) -> None:
+        for change in reversed(self.changes):
+            change.disable()
