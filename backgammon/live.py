@@ -52,13 +52,15 @@ def user_group(user_id: int) -> str:
 
 
 def may_watch(game: Game, user: Any) -> bool:
-    """Whether ``user`` may follow this game live: its players always; anyone else logged in only
-    when the game page would show it to them. Today every game page is open to every logged-in
-    player (backgammon/views/game.py); a game marked private (``Game.private``, when the
-    watching feature adds it) is for its players only."""
-    if game.side_of(user) is not None:
-        return True
-    return bool(user.is_authenticated) and not getattr(game, "private", False)
+    """Whether ``user`` may follow this game live: exactly when the game page would show it to
+    them. That is the watching feature's ``Game.visible_to`` (players always, anyone else unless
+    a player made the game private), merged beside this branch; until it is there, every game
+    page is open to every logged-in player (backgammon/views/game.py). At the merge this can
+    become ``return user.is_authenticated and game.visible_to(user)``."""
+    if not user.is_authenticated:
+        return False
+    visible_to = getattr(game, "visible_to", None)
+    return True if visible_to is None else bool(visible_to(user))
 
 
 def layer_is_shared() -> bool:
