@@ -24,17 +24,22 @@ lint: $(STAMPS)/venv
 
 # The development site: SQLite (WAL mode, see settings.py), DEBUG, its own random keys
 # (.dev-secrets), demo data, the task worker beside the web server; Ctrl-C stops both.
+# uvicorn serves it as in production (ASGI: pages get live updates pushed), reloading on edits;
+# with no REDIS_URL the push goes through an in-memory layer in that one process.
 RUN_DATABASE_URL ?= sqlite:///$(CURDIR)/db.sqlite3
 RUN_ENV := DEBUG=1 DATABASE_URL=$(RUN_DATABASE_URL)
+RUN_PORT ?= 8000
 
 run: $(STAMPS)/venv
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py createcachetable
 	$(RUN_ENV) $(BIN)/python manage.py load_demo
-	@echo "Serving on http://127.0.0.1:8000 (the task worker runs beside it; Ctrl-C stops both)"
+	@echo "Serving on http://127.0.0.1:$(RUN_PORT) (the task worker runs beside it; Ctrl-C stops both)"
 	@$(RUN_ENV) $(BIN)/python manage.py db_worker --no-reload & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(RUN_ENV) $(BIN)/uvicorn gamesite.asgi:application --host 127.0.0.1 --port $(RUN_PORT) --reload \
+		--reload-dir backgammon --reload-dir accounts --reload-dir analysis --reload-dir api \
+		--reload-dir bots --reload-dir gamesite --reload-dir tournaments
 
 # Browser tests drive Debian's Chromium (Playwright's own download cannot reach its server).
 chromium:

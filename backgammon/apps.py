@@ -10,6 +10,7 @@ class BackgammonConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.vacations import vacations_changed
+        from backgammon import live
         from backgammon.services.more_time import games_reclock_for_vacation
 
         vacations_changed.connect(games_reclock_for_vacation, dispatch_uid="backgammon-vacations")
@@ -17,6 +18,7 @@ class BackgammonConfig(AppConfig):
         from backgammon.signals import worker_tick
 
         worker_tick.connect(_auto_match_tick, dispatch_uid="backgammon-auto-match")
+        live.connect()
 
 
 def _auto_match_tick(**_: object) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from backgammon.views import clock, dice, extras, game, lobby, tutorial, waiting_room
+from backgammon.views import clock, dice, extras, game, live, lobby, tutorial, waiting_room
 
 app_name = "backgammon"
 
@@ -37,4 +37,6 @@ urlpatterns = [
     path("dice/<str:username>/", dice.dice_player, name="dice_player"),
     path("help/tutorial/", tutorial.tutorial_index, name="tutorial"),
     path("help/tutorial/<int:number>/", tutorial.tutorial_lesson, name="tutorial_lesson"),
+    # Live updates: the event stream each open page listens to.
+    path("live/", live.live_events, name="live_events"),
 ]

@@ -1,4 +1,5 @@
-"""gunicorn's configuration for Gammon Turn: `gunicorn -c deploy/gunicorn.conf.py gamesite.wsgi`.
+"""gunicorn's configuration for Gammon Turn:
+`gunicorn -c deploy/gunicorn.conf.py gamesite.asgi:application`.
 
 Every value can be set from the environment (the systemd unit's EnvironmentFile), so one file
 serves every machine:
@@ -7,10 +8,10 @@ serves every machine:
   0.0.0.0:8000 when a load balancer elsewhere connects).
 - WEB_CONCURRENCY: worker processes, default 2 per core. The work is Python, so one process per
   core plus one for each that waits on the database; 4 on 2 cores measured best (issue 10).
-- GUNICORN_WORKER_CLASS: "sync" (default, WSGI: gamesite.wsgi). For the ASGI application
-  (gamesite.asgi:application: server-sent events and websockets need it), run it with
-  "uvicorn_worker.UvicornWorker" (the uvicorn-worker package): gunicorn then keeps managing the
-  processes (restarts, graceful reloads) and uvicorn serves each one.
+- GUNICORN_WORKER_CLASS: "uvicorn_worker.UvicornWorker" (default: the ASGI application,
+  gamesite.asgi:application, whose /live/ stream pushes updates to open pages; gunicorn keeps
+  managing the processes (restarts, graceful reloads) and uvicorn serves each one), or "sync"
+  with gamesite.wsgi (every page works, /live/ answers 503 and pages poll).
 - GUNICORN_TIMEOUT: seconds before a stuck worker is replaced, default 30.
 
 gunicorn's access log stays off: the site writes its own line per request
@@ -24,7 +25,7 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(2 * multiprocessing.cpu_count())))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "uvicorn_worker.UvicornWorker")
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30  # a restart lets running requests finish (a move is one transaction anyway)
 keepalive = 5  # nginx or the balancer keeps connections open to the app server

@@ -138,7 +138,10 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        # 0 under ASGI (uvicorn, as `make run` and production serve it), as Django advises: each
+        # request does its database work in a thread of its own, which a kept connection would
+        # outlive. A WSGI server (gunicorn's sync workers) may set 60 to keep connections.
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
 }
@@ -189,6 +192,22 @@ else:
     }
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+# Live updates (backgammon.live): a game's change is published to the pages open on it through a
+# Channels layer. Redis carries it between app servers and from the task worker; without
+# REDIS_URL (``make run``) an in-memory layer serves the one development process, and pages
+# also poll now and then for what the worker did (see backgammon/live.py, LAYER_IS_SHARED).
+# CHANNEL_PREFIX keeps sites (or parallel test runs) sharing one Redis apart.
+CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "gammon")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 TASKS = {
     "default": {
@@ -283,6 +302,9 @@ INVITE_RATE_PER_USER_HOUR = env_rate("INVITE_RATE_PER_USER_HOUR", "5/h")
 INVITE_RATE_PER_USER_DAY = env_rate("INVITE_RATE_PER_USER_DAY", "20/d")
 INVITE_RATE_PER_EMAIL_HOUR = env_rate("INVITE_RATE_PER_EMAIL_HOUR", "5/h")
 INVITE_RATE_PER_EMAIL_DAY = env_rate("INVITE_RATE_PER_EMAIL_DAY", "20/d")
+# Live-update streams (backgammon/views/live.py) each player may open, one per page loaded: an
+# open stream costs the server a little memory and a task, so a script may not open thousands.
+LIVE_STREAMS_RATE = env_rate("LIVE_STREAMS_RATE", "120/m")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

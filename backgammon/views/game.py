@@ -1,5 +1,5 @@
 """The game page: the board from the viewer's side, click-to-move by links, turn-flow forms,
-live updates by polling, and the match record as a .mat file.
+live updates (pushed, see views/live.py, or polled), and the match record as a .mat file.
 
 Every state change is a POST through ``services.game_apply_action`` with the action number the
 page was built on; success redirects back here (post/redirect/get), a refusal re-renders the page
@@ -190,7 +190,8 @@ def _go(request: HttpRequest, url: str) -> HttpResponse:
 @login_required
 @require_GET
 def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
-    """htmx asks every two seconds whether the game moved on since its page was built.
+    """htmx asks whether the game moved on since its page was built: when the page's event
+    stream says the game changed, or, without push, as static/js/live.js polls.
 
     Unchanged: 204 (htmx leaves the page alone), or 286 once the game is over (htmx stops asking).
     Changed: the fresh game region, which htmx swaps in.

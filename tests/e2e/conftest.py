@@ -1,5 +1,6 @@
-"""Browser tests: a real Chromium (Debian's /usr/bin/chromium) driven by Playwright against
-pytest-django's live server.
+"""Browser tests: a real Chromium (Debian's /usr/bin/chromium) driven by Playwright against a
+live server: the site's ASGI application under uvicorn (tests/e2e/asgi_server.py), in place of
+pytest-django's WSGI one, so pages get their live updates pushed as in production.
 
 Every test in tests/e2e is marked ``e2e`` and runs with a fresh browser context (no cookies
 from an earlier test). ``screenshot(page, "name")`` saves a PNG: into $E2E_SCREENSHOTS when
@@ -22,6 +23,8 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
+from tests.e2e.asgi_server import AsgiLiveServer
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -41,6 +44,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[AsgiLiveServer]:
+    """Replaces pytest-django's fixture of this name (its helper still gives every test using it
+    the transactional database and the server's ALLOWED_HOSTS)."""
+    server = AsgiLiveServer()
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="session")

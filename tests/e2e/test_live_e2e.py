@@ -22,7 +22,8 @@ from tests.e2e.scenes import cast, roll_or_double
 from tests.site.gamebuilder import THREE_DAYS, act, scripted_dice, start_game
 
 Shot = Callable[[Page, str], Path]
-# The status lists poll every 5 s and the PLAY count every 10 s: wait a little longer than that.
+# The status lists and the PLAY count are pushed a "status" event (within a second); a generous
+# wait all the same, as this test checks what arrives, tests/e2e/test_push_e2e.py how fast.
 POLLED = 13_000
 
 

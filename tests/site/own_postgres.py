@@ -109,7 +109,7 @@ class SiteServer:
         self.log_path = log_path
         env = {**os.environ, "DATABASE_URL": database_url, "WEB_CONCURRENCY": "3",
                "GUNICORN_BIND": f"127.0.0.1:{self.port}", **environment}
-        command = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "gamesite.wsgi"]
+        command = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "gamesite.asgi:application"]
         self._log = log_path.open("wb")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self._log,
                                         stderr=subprocess.STDOUT)

@@ -1,7 +1,8 @@
 """Game status and the PLAY menu's count keep themselves up to date (issue 6, item 15).
 
-The status page polls its own lists; every page's header shows the count of games waiting for me
-on the closed PLAY menu bar and asks a small endpoint for it, which answers 204 while unchanged.
+The status page asks for its own lists again, and every page's header for the count of games
+waiting for me on the closed PLAY menu bar (a small endpoint that answers 204 while unchanged),
+when the server pushes a "status" event or, without push, when the page polls.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ pytestmark = pytest.mark.django_db
 COUNT = "backgammon:play_count"
 
 
-def test_the_status_page_polls_its_lists(bob_client: Client) -> None:
+def test_the_status_page_refreshes_its_lists_on_push_or_poll(bob_client: Client) -> None:
+    # A "status" event from the page's stream, or live.js's fallback poll (tests/site/test_live_push.py).
     page = bob_client.get(reverse("backgammon:status")).content.decode()
-    assert '<div id="status-lists" hx-get="/games/"' in page and 'hx-trigger="every 5s"' in page
+    assert '<div id="status-lists" hx-get="/games/"' in page and 'hx-trigger="sse:status, live:poll"' in page
 
 
 def test_a_challenge_arrives_in_the_polled_lists(bob_client: Client, alice: Any, bob: Any) -> None:

@@ -1,0 +1,112 @@
+"""Live updates by push: who hears of what, and telling them.
+
+When a game changes (``signals.game_changed``, sent after commit) its page's group hears a
+``game`` event and both players' own groups a ``status`` event (their Game status lists and PLAY
+counts); a new challenge tells the challenged player's group. The events carry no game data: a
+page that hears one asks its usual GET view for its fresh region, so every authorization stays
+in those views. The stream itself (backgammon/views/live.py) lets a user into their own group
+and into the group of a game they may watch, nothing else.
+
+Publishing goes through the Channels layer (settings.CHANNEL_LAYERS): Redis across app servers
+and the task worker, an in-memory layer within one development process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from backgammon import signals
+from backgammon.models import Game
+
+__all__ = [
+    "EVENT_GAME",
+    "EVENT_STATUS",
+    "connect",
+    "game_group",
+    "layer_is_shared",
+    "may_watch",
+    "publish_game_changed",
+    "user_group",
+]
+
+log = logging.getLogger(__name__)
+
+EVENT_GAME = "game"
+EVENT_STATUS = "status"
+# The message type the stream's channel receives (Channels wants a "type" on every message).
+MESSAGE_TYPE = "live.event"
+
+
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def may_watch(game: Game, user: Any) -> bool:
+    """Whether ``user`` may follow this game live: exactly when the game page would show it to
+    them. That is the watching feature's ``Game.visible_to`` (players always, anyone else unless
+    a player made the game private), merged beside this branch; until it is there, every game
+    page is open to every logged-in player (backgammon/views/game.py). At the merge this can
+    become ``return user.is_authenticated and game.visible_to(user)``."""
+    if not user.is_authenticated:
+        return False
+    visible_to = getattr(game, "visible_to", None)
+    return True if visible_to is None else bool(visible_to(user))
+
+
+def layer_is_shared() -> bool:
+    """False for the in-memory layer: it reaches only pages served by this very process, so
+    what the task worker does (bot moves, timeouts) needs the page's slow poll too."""
+    return not isinstance(get_channel_layer(), InMemoryChannelLayer)
+
+
+def _send(groups: list[str], event: str) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    def send_all() -> None:
+        send = async_to_sync(layer.group_send)
+        try:
+            for group in groups:
+                send(group, {"type": MESSAGE_TYPE, "event": event})
+        except Exception:  # Redis down: the move itself stands, and pages fall back to polling.
+            log.warning("live update not published to %s", groups, exc_info=True)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # the usual case: a view's thread, the worker, a management command
+        send_all()
+        return
+    # A thread that runs an event loop itself (only with DJANGO_ALLOW_ASYNC_UNSAFE, as the
+    # browser tests' Playwright thread) cannot wait for a coroutine: send from a thread of its own.
+    sender = threading.Thread(target=send_all, name="live-publish")
+    sender.start()
+    sender.join()
+
+
+def publish_game_changed(*, game_id: int, **_: Any) -> None:
+    """Tell the game's open pages, and its two players' status pages and PLAY counts."""
+    _send([game_group(game_id)], EVENT_GAME)
+    players = Game.objects.filter(pk=game_id).values_list("black_id", "white_id").first()
+    if players is not None:
+        _send([user_group(player_id) for player_id in players if player_id is not None], EVENT_STATUS)
+
+
+def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:
+    """A challenge appears in the challenged player's status lists."""
+    _send([user_group(challenged_id)], EVENT_STATUS)
+
+
+def connect() -> None:
+    signals.game_changed.connect(publish_game_changed, dispatch_uid="live-game-changed")
+    signals.challenge_created.connect(publish_challenge_created, dispatch_uid="live-challenge-created")

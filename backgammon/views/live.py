@@ -1,0 +1,149 @@
+"""The push channel: a Server-Sent Events stream per open page (htmx's SSE extension connects it
+from <body>, see templates/base.html and static/js/live.js).
+
+``/live/`` streams the logged-in player's own events (``status``: their Game status lists and
+PLAY count); ``/live/?game=ID`` adds that game's (``game``: its page asks for its fresh region).
+The events name what changed and nothing more, so what a page then shows is decided by the
+ordinary GET views. A game the player may not watch is refused with 403, an unknown one with
+404, streams opened beyond LIVE_STREAMS_RATE with 429; when the channel layer (Redis) cannot be
+reached, or a WSGI server that cannot hold a stream open serves the site, the answer is 503. A
+page refused any of these polls instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+    StreamingHttpResponse,
+)
+from django.views.decorators.http import require_GET
+from django_ratelimit.core import is_ratelimited
+
+from backgammon.live import game_group, layer_is_shared, may_watch, user_group
+from backgammon.models import Game
+
+__all__ = ["live_events"]
+
+log = logging.getLogger(__name__)
+
+# A comment line this often keeps proxies and browsers from closing an idle stream.
+KEEPALIVE_SECONDS = 20
+# How long the browser waits before reconnecting a stream that dropped (the SSE "retry" field).
+RECONNECT_MS = 2000
+# With the in-memory layer the worker's changes never reach the stream: pages then look
+# themselves this often as well (development only; Redis in production).
+UNSHARED_LAYER_POLL_SECONDS = 15
+
+
+def _unavailable(reason: str) -> HttpResponse:
+    response = HttpResponse(reason, status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = "30"
+    return response
+
+
+def _too_many_streams(request: HttpRequest, user: Any) -> bool:
+    return is_ratelimited(request, group="live-streams", key=lambda _group, _request: str(user.pk),
+                          rate=settings.LIVE_STREAMS_RATE, increment=True)
+
+
+def _game_for(game_id_text: str, user: Any) -> Game | HttpResponse:
+    try:
+        game_id = int(game_id_text)
+    except ValueError:
+        raise Http404("There is no such game.") from None
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404("There is no such game.")
+    if not may_watch(game, user):
+        return HttpResponseForbidden("You may not follow this game.", content_type="text/plain; charset=utf-8")
+    return game
+
+
+def _let_go_of_the_database() -> None:
+    # A stream lasts as long as the page: it must not hold a database connection meanwhile
+    # (sessions, presence and the checks above used one; the stream needs none).
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+@login_required
+@require_GET
+async def live_events(request: HttpRequest) -> HttpResponse:
+    """The event stream for one open page (see the module's docstring)."""
+    user = await request.auser()  # type: ignore[attr-defined]
+    if await sync_to_async(_too_many_streams)(request, user):
+        response = HttpResponse("Too many live-update streams opened just now: this page polls instead.",
+                                status=429, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = "60"
+        return response
+    groups = [user_group(user.pk)]
+    game_id_text = request.GET.get("game")
+    if game_id_text is not None:
+        found = await sync_to_async(_game_for)(game_id_text, user)
+        if isinstance(found, HttpResponse):
+            return found
+        groups.append(game_group(found.pk))
+    if not isinstance(request, ASGIRequest):
+        return _unavailable("Live updates need the ASGI server: this page polls instead.")
+    layer = get_channel_layer()
+    if layer is None:
+        return _unavailable("Live updates are not configured: this page polls instead.")
+    try:
+        channel = await layer.new_channel()
+        for group in groups:
+            await layer.group_add(group, channel)
+    except Exception:  # Redis unreachable: the page polls until it can connect again.
+        log.warning("live updates unavailable", exc_info=True)
+        return _unavailable("Live updates are unavailable just now: this page polls instead.")
+    response = StreamingHttpResponse(_events(layer, channel, groups), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+def _hello() -> str:
+    poll = 0 if layer_is_shared() else UNSHARED_LAYER_POLL_SECONDS
+    return f"retry: {RECONNECT_MS}\nevent: hello\ndata: {json.dumps({'poll': poll})}\n\n"
+
+
+async def _events(layer: BaseChannelLayer, channel: str, groups: list[str]) -> AsyncIterator[str]:
+    """``hello`` first (a page that never sees it is behind a buffering proxy and polls), then
+    one event per message to the page's groups, with a keep-alive comment when quiet."""
+    waiting: asyncio.Future[dict[str, Any]] | None = None
+    try:
+        # The middleware is done with the request by now (this runs in its thread).
+        await sync_to_async(_let_go_of_the_database)()
+        yield _hello()
+        while True:
+            if waiting is None:
+                waiting = asyncio.ensure_future(layer.receive(channel))
+            done, _ = await asyncio.wait({waiting}, timeout=KEEPALIVE_SECONDS)
+            if not done:
+                yield ": still here\n\n"
+                continue
+            message = waiting.result()
+            waiting = None
+            yield f"event: {message['event']}\ndata: {{}}\n\n"
+    finally:
+        if waiting is not None:
+            waiting.cancel()
+        try:
+            for group in groups:
+                await layer.group_discard(group, channel)
+        except Exception:  # Redis gone meanwhile: the group's members expire there by themselves.
+            log.info("live stream left its groups uncleaned", exc_info=True)

@@ -1,0 +1,89 @@
+// Live updates: the server pushes an event when something on this page changed (htmx's SSE
+// extension, connected from <body sse-connect>), and the regions that listen for it
+// (hx-trigger="sse:game, live:poll" and the like) ask for their fresh content.
+//
+// When push is unavailable (the stream refused or dropped, Redis down, or a proxy buffering it so
+// its "hello" never arrives) this script polls those regions instead, every 2 s at first and
+// twice as long each time up to 30 s, back to 2 s whenever a poll finds a change; the extension
+// keeps trying to reconnect, and once the stream's "hello" arrives the polling stops.
+(function () {
+  "use strict";
+  var body = document.body;
+  if (!body.hasAttribute("sse-connect") || typeof htmx === "undefined") return;
+
+  var FIRST_MS = 2000;
+  var LONGEST_MS = 30000;
+  var HELLO_WITHIN_MS = 5000;
+  var POLLED = '[hx-trigger*="live:poll"]';
+  var delay = FIRST_MS;
+  var timer = null;
+  var live = false;
+  var everLive = false;
+  var safetyTimer = null;
+
+  function pollAll() {
+    document.querySelectorAll(POLLED).forEach(function (region) {
+      htmx.trigger(region, "live:poll");
+    });
+  }
+
+  function nextPoll() {
+    timer = window.setTimeout(function () {
+      pollAll();
+      delay = Math.min(delay * 2, LONGEST_MS);
+      nextPoll();
+    }, delay);
+  }
+
+  function startPolling() {
+    live = false;
+    body.dataset.live = "polling";
+    if (timer === null) {
+      delay = FIRST_MS;
+      nextPoll();
+    }
+  }
+
+  function stopPolling() {
+    if (timer !== null) window.clearTimeout(timer);
+    timer = null;
+  }
+
+  function onHello(event) {
+    stopPolling();
+    // Catch up with what changed before this stream listened: since the page was built, or
+    // while push was away (the regions answer 204, a cheap no, when nothing did).
+    pollAll();
+    live = everLive = true;
+    body.dataset.live = "push";
+    // The in-memory layer of a development server does not hear the task worker: look now and then.
+    var poll = 0;
+    try { poll = JSON.parse(event.data).poll || 0; } catch (error) { poll = 0; }
+    if (safetyTimer !== null) window.clearInterval(safetyTimer);
+    safetyTimer = poll > 0 ? window.setInterval(pollAll, poll * 1000) : null;
+  }
+
+  body.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.detail.source;
+    source.addEventListener("hello", onHello);
+    // Connected but no hello: something between us buffers the stream, so poll meanwhile.
+    window.setTimeout(function () {
+      if (!live && source.readyState === EventSource.OPEN) startPolling();
+    }, HELLO_WITHIN_MS);
+  });
+  body.addEventListener("htmx:sseError", startPolling);
+
+  // A poll that found a change: the other player is active, so look again soon.
+  body.addEventListener("htmx:afterSwap", function () {
+    if (timer !== null && delay > FIRST_MS) {
+      stopPolling();
+      delay = FIRST_MS;
+      nextPoll();
+    }
+  });
+
+  // No answer at all yet (a stalled connection): do not leave the page waiting forever.
+  window.setTimeout(function () {
+    if (!live && !everLive) startPolling();
+  }, HELLO_WITHIN_MS);
+})();

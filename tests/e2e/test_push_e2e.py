@@ -1,0 +1,113 @@
+"""Live updates by push in two browsers (issue 10, item 3): a move reaches the other open page
+within a second, pushed over the page's event stream; with the stream blocked the page polls
+by itself, backing off while nothing changes, and goes back to push when the stream returns.
+
+The live server is the ASGI one (tests/e2e/asgi_server.py) with the real Redis channel layer.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Request, Route, expect
+
+from backgammon.engine.actions import Action
+from backgammon.models import Game
+from tests.e2e.conftest import TabMaker
+from tests.e2e.scenes import cast
+from tests.site.gamebuilder import act, scripted_dice, start_game
+
+Shot = Callable[[Page, str], Path]
+PUSHED_MS = 1_000  # issue 10: every open page learns of a change within a second
+LIVE_STREAM = "**/live/**"
+
+
+def shows_action(tab: Page, number: int) -> None:
+    """The page's game region is the one built after ``number`` actions."""
+    expect(tab.locator(".game__poll")).to_have_attribute("hx-get", re.compile(rf"\?n={number}$"),
+                                                         timeout=PUSHED_MS)
+
+
+def region_requests(tab: Page) -> list[float]:
+    """When the tab asked for its game region (by push or by poll), in seconds."""
+    asked: list[float] = []
+
+    def on_request(request: Request) -> None:
+        if "/poll/" in request.url:
+            asked.append(time.monotonic())
+
+    tab.on("request", on_request)
+    return asked
+
+
+def test_a_move_is_pushed_to_the_other_players_page_within_a_second(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch, screenshot: Shot
+) -> None:
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    game = start_game(who.alice, who.bob, variant="BX", match_length=0)  # alice to play 3-1
+    url = f"/games/{game.pk}/"
+    alice, bob = tab_for(1280, who.alice), tab_for(390, who.bob)
+    bob_asked = region_requests(bob)
+    bob.goto(url)
+    alice.goto(f"{url}?steps=8-5,6-5")
+    for tab in (alice, bob):
+        expect(tab.locator("body")).to_have_attribute("data-live", "push")
+
+    # Alice submits on her page; Bob's page has it within a second of Alice's page showing it.
+    alice.get_by_role("button", name="Submit", exact=True).click()
+    expect(alice.locator(".game__prompt")).to_contain_text("bob", ignore_case=True)
+    after_alice = Game.objects.get(pk=game.pk).action_count
+    shows_action(bob, after_alice)
+    expect(bob.get_by_role("button", name="Submit")).to_have_count(0)  # his turn, nothing chosen
+    screenshot(bob, "push-1-bob-sees-alices-move-phone")
+
+    # Bob moves (through the service, so the clock starts at the commit): Alice's page follows.
+    act(Game.objects.get(pk=game.pk), who.bob, Action.play(((8, 4), (6, 4))))
+    shows_action(alice, Game.objects.get(pk=game.pk).action_count)
+    screenshot(alice, "push-2-alice-sees-bobs-move")
+
+    # A page waiting for push asks for nothing by itself.
+    quiet_before = len(bob_asked)
+    time.sleep(4.5)
+    assert len(bob_asked) == quiet_before
+
+
+def test_with_the_stream_blocked_the_page_polls_with_back_off_then_returns_to_push(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    game = start_game(who.alice, who.bob, variant="BX", match_length=0)
+    bob = tab_for(1280, who.bob)
+
+    def refuse(route: Route) -> Any:
+        return route.abort()
+
+    bob.route(LIVE_STREAM, refuse)
+    bob_asked = region_requests(bob)
+    bob.goto(f"/games/{game.pk}/")
+    expect(bob.locator("body")).to_have_attribute("data-live", "polling")
+
+    game = act(game, who.alice, Action.play(((8, 5), (6, 5))))
+    expect(bob.locator(".game__poll")).to_have_attribute(
+        "hx-get", re.compile(rf"\?n={game.action_count}$"), timeout=8_000
+    )
+    # Nothing changes now: each poll waits longer than the one before (2 s, 4 s, 8 s ...).
+    seen = len(bob_asked)
+    deadline = time.monotonic() + 25
+    while len(bob_asked) < seen + 3 and time.monotonic() < deadline:
+        bob.wait_for_timeout(250)
+    first_gap, second_gap = (b - a for a, b in zip(bob_asked[seen:seen + 3], bob_asked[seen + 1:seen + 3]))
+    assert second_gap > 1.5 * first_gap, bob_asked
+
+    # The stream comes back: the page returns to push, and a move arrives within a second.
+    bob.unroute(LIVE_STREAM, refuse)
+    expect(bob.locator("body")).to_have_attribute("data-live", "push", timeout=30_000)
+    act(game, who.bob, Action.play(((8, 4), (6, 4))))
+    shows_action(bob, Game.objects.get(pk=game.pk).action_count)
