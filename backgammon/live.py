@@ -32,6 +32,7 @@ __all__ = [
     "layer_is_shared",
     "may_watch",
     "publish_game_changed",
+    "publish_status",
     "user_group",
 ]
 
@@ -100,6 +101,11 @@ def publish_game_changed(*, game_id: int, **_: Any) -> None:
     players = Game.objects.filter(pk=game_id).values_list("black_id", "white_id").first()
     if players is not None:
         _send([user_group(player_id) for player_id in players if player_id is not None], EVENT_STATUS)
+
+
+def publish_status(user_id: int) -> None:
+    """Something on the player's own pages changed (a message, say): their counts ask again."""
+    _send([user_group(user_id)], EVENT_STATUS)
 
 
 def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:

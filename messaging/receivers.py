@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 
 from backgammon import signals
 from backgammon.engine import Side
+from messaging.signals import message_sent
 
 __all__ = ["connect"]
 
@@ -62,7 +63,15 @@ def _on_game_viewed(*, game_id: int, user: Any, **_: Any) -> None:
     game_messages_mark_read(user=user, game_id=game_id)
 
 
+def _on_message_sent(*, message: Any, **_: Any) -> None:
+    # The recipient's open pages hear a "status" event and their TALK count asks again.
+    from backgammon.live import publish_status
+
+    publish_status(message.recipient_id)
+
+
 def connect() -> None:
     signals.actions_logged.connect(_on_actions_logged, dispatch_uid="messaging-actions-logged")
     signals.challenge_created.connect(_on_challenge_created, dispatch_uid="messaging-challenge-created")
     signals.game_viewed.connect(_on_game_viewed, dispatch_uid="messaging-game-viewed")
+    message_sent.connect(_on_message_sent, dispatch_uid="messaging-live-status")

@@ -152,6 +152,19 @@ def test_a_new_challenge_reaches_the_challenged_players_status(alice: Any, bob: 
     run(scenario)
 
 
+def test_a_new_message_reaches_the_recipients_status(alice: Any, bob: Any) -> None:
+    from messaging.services import message_send
+
+    bobs_client = async_client_for(bob)
+
+    async def scenario() -> None:
+        bobs_page = await open_stream(bobs_client)
+        await sync_to_async(message_send)(sender=alice, to="bob", body="Rematch?")
+        assert await next_event(bobs_page) == "status"
+
+    run(scenario)
+
+
 def test_a_private_game_refuses_a_watcher_with_403_and_keeps_its_players(
     alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
