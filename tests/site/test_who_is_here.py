@@ -69,6 +69,18 @@ def test_queries_stay_bounded(alice: Any, bob: Any, alice_client: Client,
     start_game(bob, alice)
     seen(bob)
     alice_client.get("/players/here/")
-    with django_assert_max_num_queries(8):
+    # session, user, ignore wall, buddies, profiles, games as black and as white, and the
+    # header's two badges (games to play, unread messages): the same for 41 players as for 1
+    with django_assert_max_num_queries(9):
         html = alice_client.get("/players/here/").content.decode()
     assert html.count('class="player-link"') >= 41
+
+
+def test_my_own_row_speaks_to_me(alice: Any, bob: Any, alice_client: Client) -> None:
+    game = start_game(bob, alice)
+    seen(alice)
+    html = alice_client.get("/players/here/").content.decode()
+    own_row = html[html.index('href="/players/alice/"'):]
+    own_row = own_row[:own_row.index("</li>")]
+    assert "(you)" in own_row and "their" not in own_row
+    assert ("your turn in 1" if game.actor_id == alice.pk else "waiting for your opponents") in own_row
