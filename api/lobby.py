@@ -36,7 +36,9 @@ __all__ = ["router"]
 
 router = Router(tags=["waiting room and auto-match"])
 
-_ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
+# Every call may also meet the API's own 400 (a malformed request or a NUL) and 503 (the
+# database away for a moment): the shared list documents them all.
+_ERRORS = schemas.ERRORS
 
 
 class OpenChallengeIn(Schema):

@@ -22,7 +22,9 @@ __all__ = ["router"]
 
 router = Router(tags=["messages"])
 
-_ERRORS: dict[int, type[Schema]] = {code: schemas.Error for code in (401, 403, 404, 409, 422, 429)}
+# Every call may also meet the API's own 400 (a malformed request or a NUL) and 503 (the
+# database away for a moment): the shared list documents them all.
+_ERRORS = schemas.ERRORS
 PAGE_SIZE = 50
 
 
