@@ -34,7 +34,8 @@ def test_a_player_joins_an_open_challenge_from_the_waiting_room(
 
     alice.goto("/")
     alice.locator("summary", has_text="PLAY").click()
-    alice.get_by_role("link", name="Waiting Room").click()
+    # the open PLAY menu's item (the main screen has a Waiting Room button of its own)
+    alice.locator("details.menu[open]").get_by_role("link", name="Waiting Room").click()
     expect(alice.get_by_role("heading", name="Waiting Room", level=1)).to_be_visible()
     alice.get_by_label(re.compile(r"Nackgammon \(BN\)")).check()
     alice.get_by_label(re.compile(r"^Lowest rating")).fill("1000")
