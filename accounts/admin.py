@@ -60,7 +60,9 @@ class PlayerAdmin(UserAdmin):
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ("user", "checker_colours")
+    # Staff come here mostly to grant membership: who is a member, filtered and searchable.
+    list_display = ("user", "is_member", "country", "last_seen")
+    list_filter = ("is_member",)
     search_fields = ("user__username", "user__email")
     list_select_related = ("user",)
 

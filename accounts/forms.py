@@ -108,9 +108,10 @@ class LoginForm(AuthenticationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """E-mail (on the user), board colours and play preferences (on the profile), on one page. A new
+    """E-mail (on the user) and asking before doubling (on the profile), on one page. A new
     e-mail address needs the current password: with the e-mail, whoever holds a stolen session
-    could reset the password and keep the account."""
+    could reset the password and keep the account. Checker colours are chosen with the rest of
+    the board's looks, beside a preview, on "Edit game boards" (accounts.board_settings)."""
 
     email = forms.EmailField(
         label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"})
@@ -125,13 +126,12 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ("checker_colours", "confirm_double")
-        widgets: ClassVar[dict[str, Any]] = {"checker_colours": forms.RadioSelect}
+        fields = ("confirm_double",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["email"].initial = self.instance.user.email
-        self.order_fields(["email", "current_password", "checker_colours", "confirm_double"])
+        self.order_fields(["email", "current_password", "confirm_double"])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

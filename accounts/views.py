@@ -121,8 +121,10 @@ class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    """The player's userid, join date, e-mail and board colours."""
-    form = ProfileForm(request.POST or None, instance=request.user.profile)  # type: ignore[union-attr]
+    """The player's userid, join date, e-mail and whether to ask before doubling."""
+    # Bound on every POST, even an empty one, so it too is answered with what is missing.
+    data = request.POST if request.method == "POST" else None
+    form = ProfileForm(data, instance=request.user.profile)  # type: ignore[union-attr]
     if request.method == "POST":
         if form.is_valid():
             form.save()

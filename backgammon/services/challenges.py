@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.relations import either_ignores
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.signals import challenge_created
@@ -38,6 +39,9 @@ CHALLENGE_MESSAGE_MAX = 500
 # the others are single games.
 DEFAULT_MATCH_LENGTHS = {code: v.match_length for code, v in VARIANTS.items() if v.is_match}
 MATCH_VARIANTS = frozenset(DEFAULT_MATCH_LENGTHS)
+NOT_CHALLENGEABLE = "That player cannot receive your challenges."
+"""The same words whichever side ignores the other (as for messages), so nobody learns that
+they are ignored."""
 MAX_AUTOMATIC_DOUBLES = 3
 MAX_STAKE = 1000
 _TIME_LIMIT_VALUES = frozenset(value for value, _ in TIME_LIMITS)
@@ -143,6 +147,10 @@ def challenge_create(
         jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake,
     )
     other = _opponent(challenger, opponent)
+    # A challenge carries a message to the inbox, so the ignore list refuses it like a message;
+    # a ladder's challenge (not counted) is the ladder's duty and is not refused for it.
+    if counts_toward_limit and either_ignores(challenger, other):
+        raise ChallengeRejected(NOT_CHALLENGEABLE)
     counted = counts_toward_limit and not is_computer_opponent(other)
     variant = terms["variant"]
     try:

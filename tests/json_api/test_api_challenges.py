@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from accounts.relations import relation_set
 from backgammon.models import Challenge, Game
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +58,14 @@ def test_it_refuses_bad_challenges_with_422(
 ) -> None:
     response = challenge(alice_api, **fields)
     assert response.status_code == 422 and response.json()["detail"].startswith(words)
+    assert not Challenge.objects.exists()
+
+
+def test_a_player_who_ignores_you_cannot_be_challenged_as_on_the_pages(alice: Any, bob: Any, alice_api: Any) -> None:
+    relation_set(owner=bob, username="alice", kind="ignore")
+    response = challenge(alice_api, message="hello anyway")
+    assert response.status_code == 422
+    assert response.json()["detail"] == "That player cannot receive your challenges."
     assert not Challenge.objects.exists()
 
 

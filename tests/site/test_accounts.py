@@ -285,31 +285,39 @@ def test_it_shows_the_profile(alice_client: Client) -> None:
     assert response.status_code == 200
     assert b"alice" in response.content
     assert b"Joined" in response.content
-    assert b"Red &amp; blue" in response.content
+    # Colours are chosen once, on Edit game boards beside its preview, not here as well.
+    assert b'name="checker_colours"' not in response.content
+    assert f'href="{reverse("accounts:board_settings")}"'.encode() in response.content
 
 
-def test_it_saves_e_mail_and_colours(alice_client: Client, alice: object) -> None:
+def test_it_saves_e_mail_and_the_doubling_choice(alice_client: Client, alice: object) -> None:
     response = alice_client.post(
         reverse("accounts:profile"),
-        {
-            "email": "alice@new.example",
-            "current_password": PASSWORD,
-            "checker_colours": CheckerColours.RED_BLUE,
-        },
+        {"email": "alice@new.example", "current_password": PASSWORD},
     )
 
     assert response.status_code == 302
     alice.refresh_from_db()  # type: ignore[attr-defined]
     assert alice.email == "alice@new.example"  # type: ignore[attr-defined]
-    assert alice.profile.checker_colours == "red-blue"  # type: ignore[attr-defined]
+    assert alice.profile.confirm_double is False  # type: ignore[attr-defined]  # an unticked box
+
+
+def test_the_profile_form_leaves_the_checker_colours_alone(alice_client: Client, alice: object) -> None:
+    alice_client.post(
+        reverse("accounts:profile"),
+        {"email": "alice@example.com", "checker_colours": CheckerColours.RED_BLUE, "confirm_double": "on"},
+    )
+
+    alice.refresh_from_db()  # type: ignore[attr-defined]
+    assert alice.profile.checker_colours == "black-white"  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
     "data",
     [
-        {"email": "broken", "checker_colours": CheckerColours.RED_BLUE},
-        {"email": "alice@new.example", "checker_colours": "purple-gold"},
-        {"checker_colours": CheckerColours.RED_BLUE},
+        {"email": "broken"},
+        {"email": ""},
+        {},
     ],
 )
 def test_it_refuses_a_bad_profile_and_changes_nothing(
@@ -321,20 +329,17 @@ def test_it_refuses_a_bad_profile_and_changes_nothing(
     assert b'class="errorlist' in response.content
     alice.refresh_from_db()  # type: ignore[attr-defined]
     assert alice.email == "alice@example.com"  # type: ignore[attr-defined]
-    assert alice.profile.checker_colours == "black-white"  # type: ignore[attr-defined]
+    assert alice.profile.confirm_double is True  # type: ignore[attr-defined]
 
 
-def test_it_saves_colours_without_the_password_when_the_e_mail_stays(
+def test_it_saves_the_doubling_choice_without_the_password_when_the_e_mail_stays(
     alice_client: Client, alice: object
 ) -> None:
-    response = alice_client.post(
-        reverse("accounts:profile"),
-        {"email": "alice@example.com", "checker_colours": CheckerColours.RED_BLUE},
-    )
+    response = alice_client.post(reverse("accounts:profile"), {"email": "alice@example.com"})
 
     assert response.status_code == 302
     alice.refresh_from_db()  # type: ignore[attr-defined]
-    assert alice.profile.checker_colours == "red-blue"  # type: ignore[attr-defined]
+    assert alice.profile.confirm_double is False  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
@@ -349,18 +354,14 @@ def test_changing_the_e_mail_needs_the_current_password(
 ) -> None:
     response = alice_client.post(
         reverse("accounts:profile"),
-        {
-            "email": "thief@evil.example",
-            "current_password": password,
-            "checker_colours": CheckerColours.RED_BLUE,
-        },
+        {"email": "thief@evil.example", "current_password": password},
     )
 
     assert response.status_code == 400
     assert message in response.content
     alice.refresh_from_db()  # type: ignore[attr-defined]
     assert alice.email == "alice@example.com"  # type: ignore[attr-defined]
-    assert alice.profile.checker_colours == "black-white"  # type: ignore[attr-defined]
+    assert alice.profile.confirm_double is True  # type: ignore[attr-defined]
 
 
 def test_it_asks_for_log_in_before_the_profile(client: Client, db: None) -> None:

@@ -28,3 +28,12 @@ def test_players_cannot_open_the_admin(alice_client: Client) -> None:
     response = alice_client.get(reverse("admin:auth_user_changelist"))
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_the_profiles_list_shows_and_filters_membership(admin_client: Client, alice: Any, bob: Any) -> None:
+    alice.profile.is_member = True
+    alice.profile.save()
+    page = admin_client.get(reverse("admin:accounts_profile_changelist"), {"is_member__exact": "1"}).content.decode()
+    assert "Member" in page and "Last seen" in page
+    assert f"/admin/accounts/profile/{alice.profile.pk}/change/" in page
+    assert f"/admin/accounts/profile/{bob.profile.pk}/change/" not in page

@@ -45,6 +45,17 @@ def test_the_features_say_what_a_match_file_cannot_hold(client: Client, db: None
         assert words in content
 
 
+def test_the_features_explain_the_community_pages_and_link_to_each(client: Client, db: None) -> None:
+    content = client.get(reverse("help_features")).content.decode()
+
+    for section in ["find-opponents", "talk", "buddies", "your-site", "watching"]:
+        assert f'id="{section}"' in content
+    for page in ["backgammon:waiting_room", "backgammon:auto_match", "people:here", "people:search",
+                 "messaging:inbox", "messaging:tell_a_friend", "accounts:buddies", "accounts:ignored",
+                 "accounts:board_settings", "notices:settings", "backgammon:watch"]:
+        assert f'href="{reverse(page)}"' in content, page
+
+
 def test_the_dice_faq_explains_the_millisecond_table(client: Client, db: None) -> None:
     content = client.get(reverse("help_dice")).content.decode()
 

@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from gamebuilder import act, fast_passwords, scripted_dice, start_game  # noqa: F401
 
+from accounts.relations import relation_set
 from backgammon.engine.actions import Action
 from backgammon.models import Challenge, Game
 from backgammon.services import challenge_create
@@ -121,11 +122,14 @@ def test_new_game_asks_whether_the_game_is_rated(
         ({"variant": "BX", "match_length": "5"}, "Backgammon is a single game"),
         ({"time_limit": "12345"}, "Select a valid choice"),
         ({"variant": "BP", "jacoby": "on"}, "belong to the money game (MP)"),
+        ({"opponent": "bob", "ignored": True}, "That player cannot receive your challenges."),
     ],
 )
 def test_new_game_errors_re_render_and_change_nothing(
     alice_client: Client, bob: Any, changes: dict[str, str], message: str
 ) -> None:
+    if changes.pop("ignored", False):
+        relation_set(owner=bob, username="alice", kind="ignore")
     response = alice_client.post(reverse("backgammon:new_game"), form_data(**changes))
     assert response.status_code == 400
     assert message in response.content.decode()  # as written: a sentence with its capital letter

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from gamebuilder import fast_passwords  # noqa: F401 (an autouse fixture)
 
+from accounts.relations import relation_remove, relation_set
 from backgammon.models import Challenge, Game
 from backgammon.services import (
     ChallengeRejected,
@@ -77,6 +78,22 @@ def test_it_refuses_an_inactive_opponent(alice: Any, bob: Any) -> None:
     bob.is_active = False
     bob.save()
     assert refused_create(alice) == "The player bob no longer plays here"
+
+
+@pytest.mark.parametrize("ignorer", ["alice", "bob"])
+def test_the_ignore_list_refuses_a_challenge_either_way_in_the_same_words(
+    alice: Any, bob: Any, ignorer: str
+) -> None:
+    owner, other = (alice, "bob") if ignorer == "alice" else (bob, "alice")
+    relation_set(owner=owner, username=other, kind="ignore")
+    assert refused_create(alice, message="hello anyway") == "That player cannot receive your challenges."
+    relation_remove(owner=owner, username=other, kind="ignore")
+    assert create(alice).challenged == bob
+
+
+def test_a_ladder_challenge_is_not_refused_for_the_ignore_list(alice: Any, bob: Any) -> None:
+    relation_set(owner=bob, username="alice", kind="ignore")
+    assert create(alice, counts_toward_limit=False).challenged == bob
 
 
 def test_it_refuses_a_second_identical_pending_challenge(alice: Any, bob: Any) -> None:
