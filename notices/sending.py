@@ -111,14 +111,21 @@ def notify_your_turn(game_id: int, action_number: int) -> bool:
                       key=f"your_turn:game {game_id}:action {action_number}"):
             return False
         opponent = game.player(side.other)
-        send_notice(
-            user=player,
-            template="your_turn",
-            subject=f"your turn against {opponent.get_username()} (game #{game_id})",
-            context={"game": game, "opponent": opponent, "game_url": _game_url(game_id),
-                     "time_left": _time_left(game, now)},
-        )
+        _send_game_notice(player, game, opponent, now, template="your_turn",
+                          subject=f"your turn against {opponent.get_username()} (game #{game_id})")
     return True
+
+
+def _send_game_notice(player: Any, game: Game, opponent: Any, now: datetime, *, template: str,
+                      subject: str) -> None:
+    """A mail about one of the player's games: the game, the opponent, a link, the time left."""
+    send_notice(
+        user=player,
+        template=template,
+        subject=subject,
+        context={"game": game, "opponent": opponent, "game_url": _game_url(game.pk),
+                 "time_left": _time_left(game, now)},
+    )
 
 
 def _time_left(game: Game, now: datetime) -> str:
@@ -196,12 +203,9 @@ def notify_time_warning(game_id: int, action_number: int, now: datetime | None =
                       key=f"time_warning:game {game_id}:action {action_number}"):
             return False
         opponent = game.player(side.other)
-        send_notice(
-            user=player,
-            template="time_warning",
+        _send_game_notice(
+            player, game, opponent, now, template="time_warning",
             subject=f"time is running out in game #{game_id} against {opponent.get_username()}",
-            context={"game": game, "opponent": opponent, "game_url": _game_url(game_id),
-                     "time_left": _time_left(game, now)},
         )
     return True
 
