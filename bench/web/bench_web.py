@@ -6,7 +6,8 @@
    Every player gets a signed-in session, so the run measures play, not password hashing
    (a few players still log in through the form: the "log in" rows).
 2. Starts the app server (BENCH_SERVER, default: gunicorn, 4 sync workers, on WSGI) and the
-   task worker, with DEBUG off and the production settings.
+   task worker, with DEBUG off and the production settings, and a private Redis for the cache
+   and sessions as in production (BENCH_REDIS=0: none, the database cache).
 3. Measures, with locust headless (bench/web/locustfile.py):
    - the ceiling: the same server's throughput on a trivial view (a 404 through the whole
      middleware stack) with 50 users asking without pause;
@@ -28,6 +29,7 @@ import random
 import resource
 import secrets
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -148,6 +150,28 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
     return {"players": players, "short games": players // 2, "long matches": long_matches}
 
 
+def _start_redis(env: dict[str, str]) -> subprocess.Popen[bytes] | None:
+    """A private Redis for the run's cache and sessions, as in production (never the shared one);
+    none with BENCH_REDIS=0 or when redis-server is not installed (then the database cache)."""
+    binary = shutil.which("redis-server")
+    if os.environ.get("BENCH_REDIS", "1") == "0" or binary is None:
+        return None
+    port = _free_port()
+    redis = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no"], start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+            return redis
+        except OSError:
+            time.sleep(0.1)
+    redis.kill()
+    sys.exit("the private Redis did not start within 10 s")
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -246,6 +270,7 @@ def _machine() -> str:
 def main() -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per player, and more
+    start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     database_url, maintenance_url, name = _database_urls()
     env = _server_environment(database_url)
     print(f"bench_web: database {name}; seeding {max(LEVELS)} players ...", flush=True)
@@ -256,6 +281,7 @@ def main() -> None:
     players_file = Path(tempfile.mkstemp(prefix="bench-players-", suffix=".txt")[1])
     seeded = _seed(env, max(LEVELS) + max(LEVELS) % 2, players_file)
     env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
+    redis = _start_redis(env)
     port = _free_port()
     server, server_command = _start_server(env, port)
     worker = subprocess.Popen([PYTHON, "manage.py", "db_worker", "--no-reload"], cwd=ROOT,
@@ -294,7 +320,10 @@ def main() -> None:
         report += [
             "# Web load benchmark (`make bench-web`)", "",
             (f"Machine: {_machine()}. Server: `{server_command}`, with the task worker beside "
-            "it, on PostgreSQL, DEBUG off. Load driver: locust (headless) on the same machine."),
+            "it, on PostgreSQL, DEBUG off; cache and sessions in "
+            f"{'a private Redis (REDIS_URL)' if redis else 'the database (no Redis)'}. "
+            "Load driver: locust (headless) on the same machine."),
+            f"Load average before the run: {start_load}.",
             (f"Seeded: {seeded['players']} players in pairs, {seeded['short games']} short games, "
             f"{seeded['long matches']} long matches of about {LONG_MATCH_ACTIONS} actions."), "",
             (f"**Largest number of players held with p95 under {TARGET_P95_MS:.0f} ms on every "
@@ -316,9 +345,10 @@ def main() -> None:
                        f"{load:.2f} at the end)"), ""]
             report += _table(rows, ceiling)
     finally:
-        for process in (server, worker):
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=30)
+        for process in (server, worker, redis):
+            if process is not None:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=30)
         players_file.unlink(missing_ok=True)
     RESULTS.write_text("\n".join(report) + "\n", encoding="utf-8")
     print(f"written: {RESULTS.relative_to(ROOT)}")

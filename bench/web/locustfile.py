@@ -5,7 +5,7 @@ measures play rather than password hashing; a few players also log in through th
 the status page and a game page, and then does what the page does: waits for updates (the
 page's own poll every 2 s, and the menu count every 10 s), and on their turn thinks 5-15 s,
 rolls, clicks the checkers one step at a time through the board's own links and submits the
-page's own form. When the game ends they open their next game from the status page.
+page's own form (through htmx, as the page does: each answer is the fresh game region). When the game ends they open their next game from the status page.
 
 Environment: BENCH_PLAYERS (file of "username sessionid game_id ..." lines), BENCH_THINK
 ("5-15" seconds), BENCH_POLL_SECONDS (2).
@@ -141,14 +141,13 @@ class Player(FastHttpUser):
         token = CSRF.search(page)
         data = {"csrfmiddlewaretoken": token.group(1) if token else "",
                 "expected_number": _expected_number(page), **fields}
-        # A plain form post, as the page's are: the answer redirects to the game page.
-        with self.client.post(url, data=data, name=name, allow_redirects=False,
+        # The page's forms post through htmx (hx-post), and the answer is the fresh game region.
+        with self.client.post(url, data=data, name=name, headers=HTMX, allow_redirects=False,
                               catch_response=True) as answer:
-            if answer.status_code != 302:
+            text = answer.text or ""
+            if answer.status_code != 200 or 'id="game"' not in text:
                 answer.failure(f"{name} answered {answer.status_code}")
-                return answer.text or ""
-            location = answer.headers.get("Location", url)
-        return self.client.get(location, name="game page").text or ""
+            return text
 
 
 def _my_move(page: str) -> bool:
