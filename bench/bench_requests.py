@@ -8,7 +8,8 @@ the unchanged poll and the two menu counts. Measured with Django's test Client o
 Builds its own database as bench_site does (``<name>_bench``), a short game some turns in and a
 B9 match driven to about BENCH_LONG_ACTIONS actions. Writes bench/results/requests.md; when
 bench/results/requests-before.json exists (the figures of a run before the work on issue 10,
-kept by ``--save-before``), the table shows them beside today's.
+kept by ``--save-before``), the table shows them beside today's. With REDIS_URL set the cache and
+sessions are in Redis, as in production; ``--append`` adds that run's table below the last one.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gamesite .venv/bin/python bench/bench_requests.py
 """
@@ -213,6 +214,8 @@ def _report(figures: dict[str, tuple[float, float, int]], before: dict[str, list
     return "\n".join([
         "# Each request's server cost (bench/bench_requests.py)",
         "",
+        (f"Cache and sessions: {'Redis (REDIS_URL), sessions cached_db' if os.environ.get('REDIS_URL') else 'the database (no REDIS_URL)'}."),
+        "",
         (f"{date.today().isoformat()}, {platform.node()}, {os.cpu_count()} cores, load average "
          f"{os.getloadavg()[0]:.2f}, Python {platform.python_version()}, PostgreSQL on 127.0.0.1, "
          f"Django test Client (full middleware, real session cookie, no network); {SAMPLES} requests "
@@ -233,6 +236,9 @@ def main() -> int:
     bench_site._recreate(maintenance_url, name)
     try:
         bench_site._setup_django(bench_url)
+        from django.core.management import call_command
+
+        call_command("createcachetable")  # the database cache, when REDIS_URL is not set
         figures = measure()
     finally:
         from django.db import connections
@@ -245,6 +251,9 @@ def main() -> int:
     before = json.loads(BEFORE.read_text()) if BEFORE.exists() else {}
     report = _report(figures, before)
     print(report)
+    if "--append" in sys.argv and RESULTS.exists():
+        # A second run under other settings (REDIS_URL) below the first one's table.
+        report = RESULTS.read_text() + "\n" + report.split("\n", 2)[2]
     RESULTS.write_text(report)
     return 0
 

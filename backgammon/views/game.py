@@ -2,7 +2,8 @@
 live updates by polling, and the match record as a .mat file.
 
 Every state change is a POST through ``services.game_apply_action`` with the action number the
-page was built on; success redirects back here (post/redirect/get), a refusal re-renders the page
+page was built on; success answers htmx (the page's forms post through it) with the fresh game
+region and redirects a plain form back here (post/redirect/get); a refusal re-renders the page
 with the reason (403 for outsiders, 409 for a page that is out of date, 400 for anything else).
 """
 
