@@ -2,7 +2,8 @@
 
 1. Creates its own database (``<name>_web`` beside the one DATABASE_URL names), migrates it,
    collects the static files, and seeds players in pairs: each pair shares a short game
-   (a single game of BX) and every fifth pair also a long match some hundreds of actions in.
+   (a single game of BP: the cube is in play, so every turn starts with the player's roll) and
+   every fifth pair also a 25-point BP match some hundreds of actions in.
    Every player gets a signed-in session, so the run measures play, not password hashing
    (a few players still log in through the form: the "log in" rows).
 2. Starts the app server (BENCH_SERVER, default: gunicorn, 4 sync workers, on WSGI) and the
@@ -122,7 +123,7 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
     for pair in range(players // 2):
         black, white = users[2 * pair], users[2 * pair + 1]
         if pair % 5 == 0:
-            match = game_create(black=black, white=white, variant="BX", match_length=25,
+            match = game_create(black=black, white=white, variant="BP", match_length=25,
                                 time_limit=timedelta(days=3), rated=True)
             while match.status == "active" and (match.action_count < LONG_MATCH_ACTIONS
                                                 or match.phase != "move"):
@@ -137,7 +138,7 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
             games[black.pk].append(match.pk)
             games[white.pk].append(match.pk)
             long_matches += 1
-        short = game_create(black=black, white=white, variant="BX", match_length=1,
+        short = game_create(black=black, white=white, variant="BP", match_length=1,
                             time_limit=timedelta(days=3), rated=True)
         games[black.pk].append(short.pk)
         games[white.pk].append(short.pk)
@@ -236,10 +237,27 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
                     name=record["Name"], requests=int(record["Request Count"]),
                     failures=int(record["Failure Count"]),
                     per_second=float(record["Requests/s"]),
-                    p50=float(record["50%"] or 0), p95=float(record["95%"] or 0),
-                    p99=float(record["99%"] or 0),
+                    p50=_ms(record["50%"]), p95=_ms(record["95%"]), p99=_ms(record["99%"]),
                 ))
         return rows, load
+
+
+def _ms(text: str) -> float:
+    """A percentile from locust's CSV: "N/A" (no request of that kind) reads as 0."""
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
+# What every player's turn goes through: a level where one of them never happened measured
+# something else than the scenario, and says so.
+TURN_STEPS = ("roll", "move click", "submit move")
+
+
+def _missing_steps(rows: list[Row]) -> list[str]:
+    seen = {r.name for r in rows if r.requests}
+    return [step for step in TURN_STEPS if step not in seen]
 
 
 def _held(rows: list[Row]) -> bool:
@@ -344,6 +362,9 @@ def main() -> None:
             report += ["", (f"## {players} players (5-15 s between actions; load average "
                        f"{load:.2f} at the end)"), ""]
             report += _table(rows, ceiling)
+            missing = _missing_steps(rows)
+            if missing:
+                report += ["", f"**Not measured at this level: {', '.join(missing)}** (no player got there)."]
     finally:
         for process in (server, worker, redis):
             if process is not None:
