@@ -7,7 +7,7 @@ STAMPS := .stamps
 LINTED := backgammon accounts analysis api bots gamesite messaging notices tournaments tests bench deploy
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/gamesite
 
-.PHONY: run test bench lint typecheck clean chromium
+.PHONY: run test bench bench-web lint typecheck clean chromium
 
 $(STAMPS)/venv: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ test: $(STAMPS)/venv chromium
 
 bench: $(STAMPS)/venv
 	@for script in bench/bench_*.py; do DATABASE_URL=$(DATABASE_URL) $(BIN)/python $$script || exit 1; done
+
+# The site served the production way on PostgreSQL (gunicorn and the task worker), driven by
+# locust players who each keep a game open; writes bench/results/web.md (about 15 minutes).
+bench-web: $(STAMPS)/venv
+	DATABASE_URL=$(DATABASE_URL) $(BIN)/python bench/web/bench_web.py
 
 clean:
 	rm -rf $(VENV) $(STAMPS)

@@ -20,6 +20,10 @@ class BackgammonConfig(AppConfig):
         worker_tick.connect(_auto_match_tick, dispatch_uid="backgammon-auto-match")
         live.connect()
 
+        from backgammon.task_pruning import prune_tick
+
+        worker_tick.connect(prune_tick, dispatch_uid="backgammon-task-pruning")
+
 
 def _auto_match_tick(**_: object) -> None:
     # Pairs what a request's own pairing skipped (another run held the requests' locks then).

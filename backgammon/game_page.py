@@ -11,8 +11,9 @@ a page costs the same at action 10 as at action 1,000.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 from typing import Any
 
 from backgammon.board_svg import (
@@ -30,7 +31,13 @@ from backgammon.engine.actions import ActionKind
 from backgammon.engine.match import MatchState, Phase
 from backgammon.engine.turn import Turn, notation_of
 from backgammon.models import Game
-from backgammon.move_records import GameRecord, LoggedAction, game_records, result_words
+from backgammon.move_records import (
+    GameRecord,
+    LoggedAction,
+    earlier_game_records,
+    game_records,
+    result_words,
+)
 
 __all__ = [
     "GamePage",
@@ -175,6 +182,22 @@ class GamePage:
     confirming_double: bool = False
     asks_before_submit: bool = False
     confirming_submit: bool = False
+    # The moves lists of the match's earlier games, read only when the page's cached copy of
+    # them is missing (they never change once the next game has started).
+    earlier_loader: Callable[[], list[GameRecord]] | None = None
+
+    @property
+    def has_earlier_games(self) -> bool:
+        return self.earlier_loader is not None and self.state.game_number > 1
+
+    @cached_property
+    def earlier_records(self) -> list[GameRecord]:
+        return self.earlier_loader() if self.earlier_loader is not None else []
+
+    @property
+    def numbered_games(self) -> bool:
+        """Whether the moves list heads each game with its number (a match past its first game)."""
+        return self.has_earlier_games or len(self.records) > 1
 
     @property
     def phase(self) -> str:
@@ -257,9 +280,11 @@ def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
 
 def build_page(
     game: Game, logged: Sequence[LoggedAction], *, user: Any, steps_text: str = "", swap: bool = False,
-    link: Any = None, confirm_double: bool = False, confirm_submit: bool = False,
+    link: Any = None, confirm_double: bool = False, confirm_submit: bool = False, earlier_games: bool = False,
 ) -> GamePage:
-    """The page for ``user`` (spectators see Black's side); ``logged`` is ``logged_actions(game)``;
+    """The page for ``user`` (spectators see Black's side); ``logged`` is ``logged_actions(game)``,
+    or with ``earlier_games`` only the current game's rows (``from_game=game.game_number``), the
+    earlier games' moves lists then read by ``page.earlier_records`` when asked for;
     ``link(steps, swap)`` makes a URL; ``confirm_double`` asks for the step that confirms a double,
     ``confirm_submit`` the one that confirms a finished move (for players who ask for it)."""
     state = game.state()
@@ -271,8 +296,11 @@ def build_page(
         state.position_for(viewer), viewer=viewer), names=names, swap=swap)
     # Watchers see the game in their own colours too, so the names follow their scheme.
     page.colour_names = colour_names(user, viewer)
-    page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons,
-                                with_messages=side is not None)
+    counts_gammons, with_messages = state.rules.variant.counts_gammons, side is not None
+    page.records = game_records(logged, names, counts_gammons=counts_gammons, with_messages=with_messages)
+    if earlier_games:
+        page.earlier_loader = partial(earlier_game_records, game, names, counts_gammons=counts_gammons,
+                                      with_messages=with_messages)
     page.opening = _opening_words(logged, state, names)
     # "The next game has started" is news only until someone acts in the new game.
     if not _acted_in_game(logged, state.game_number):

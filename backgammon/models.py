@@ -219,6 +219,8 @@ class Game(models.Model):
     # then left off "Watch games" and its pages answer 404 to anyone but its two players.
     private_black = models.BooleanField("private (Black's wish)", default=False)
     private_white = models.BooleanField("private (White's wish)", default=False)
+    # How many TimeGift rows the game has: the game page reads them only when there are some.
+    time_gift_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = (

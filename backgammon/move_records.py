@@ -19,7 +19,8 @@ from backgammon.engine.matfile import export_mat
 from backgammon.models import Game
 
 __all__ = [
-    "GameRecord", "LoggedAction", "MoveRow", "game_records", "logged_actions", "mat_text", "result_words",
+    "GameRecord", "LoggedAction", "MoveRow", "earlier_game_records", "game_records", "logged_actions", "mat_text",
+    "result_words",
 ]
 
 
@@ -60,14 +61,25 @@ _ROW_FIELDS = (
 )
 
 
-def logged_actions(game: Game) -> list[LoggedAction]:
-    """The game's log as the page reads it: the rows' columns alone, no replay.
+def logged_actions(game: Game, *, from_game: int = 1) -> list[LoggedAction]:
+    """The game's log as the page reads it: the rows' columns alone, no replay; ``from_game``
+    leaves out the earlier games of a match (the page reads only the current game's rows).
 
     One query for plain values: a long match has hundreds of rows, and model instances for
     them would cost more than everything else on the page.
     """
-    rows = game.actions.order_by("number").values_list(*_ROW_FIELDS)
-    return [_logged(*row) for row in rows]
+    rows = game.actions.order_by("number")
+    if from_game > 1:
+        rows = rows.filter(game_number__gte=from_game)
+    return [_logged(*row) for row in rows.values_list(*_ROW_FIELDS)]
+
+
+def earlier_game_records(game: Game, names: PerSide[str], *, counts_gammons: bool,
+                         with_messages: bool) -> list[GameRecord]:
+    """The moves lists of the match's games before the current one: they never change again."""
+    rows = game.actions.filter(game_number__lt=game.game_number).order_by("number")
+    logged = [_logged(*row) for row in rows.values_list(*_ROW_FIELDS)]
+    return game_records(logged, names, counts_gammons=counts_gammons, with_messages=with_messages)
 
 
 def _logged(

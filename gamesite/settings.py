@@ -168,7 +168,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # With Redis the cache degrades instead of failing (django-redis's IGNORE_EXCEPTIONS): Redis
 # down, a read is a miss and a write is lost, quickly (one-second timeouts), so pages keep
 # working; the rate limits then refuse (django-ratelimit fails closed) until Redis is back.
-# Sessions are in the database, so nobody is logged out by it.
+# Sessions are kept in the database too, so nobody is logged out by it.
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
@@ -191,7 +191,11 @@ else:
         }
     }
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# With Redis, a request reads its session from the cache and the database only on a miss
+# (gamesite.sessions: cached_db, the cached copy kept a few minutes). Without Redis the cache is
+# the database itself, where a cache in front of the session table would only add a query.
+SESSION_ENGINE = "gamesite.sessions" if REDIS_URL else "django.contrib.sessions.backends.db"
+SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 300)
 
 # Live updates (backgammon.live): a game's change is published to the pages open on it through a
 # Channels layer. Redis carries it between app servers and from the task worker; without
@@ -215,6 +219,12 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# Finished task rows (one per action's deadline, notice, bot move...) are pruned by the worker
+# (backgammon.task_pruning) once they are this many days old, in batches of rows per statement.
+TASK_RESULTS_KEEP_DAYS = env_int("TASK_RESULTS_KEEP_DAYS", 2)
+TASK_PRUNE_BATCH = env_int("TASK_PRUNE_BATCH", 1000)
+TASK_PRUNE_BATCHES = env_int("TASK_PRUNE_BATCHES", 20)
+TASK_PRUNE_EVERY_SECONDS = env_int("TASK_PRUNE_EVERY_SECONDS", 300)
 # How often the worker (manage.py db_worker) sweeps for games past their move deadline.
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
 if DEADLINE_SWEEP_SECONDS < 1:

@@ -84,10 +84,15 @@ def paused_for(game: Game, user_id: Any, now: datetime) -> list[Interval]:
     """The intervals that pause ``user_id``'s clock in ``game`` from ``now`` on."""
     if user_id is None:
         return []
+    # Vacations first: most players have none, and then the game's policies (a query per
+    # competition kind) need not be asked.
+    pauses = paused_intervals(user_id, now)
+    if not pauses:
+        return []
     cap = game_vacation_cap(game)
     if cap == 0:
         return []
-    return [span for span in capped_pauses(paused_intervals(user_id, now), cap) if span[1] > now]
+    return [span for span in capped_pauses(pauses, cap) if span[1] > now]
 
 
 def deadline_from(game: Game, user_id: Any, now: datetime) -> datetime:

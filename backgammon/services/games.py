@@ -8,6 +8,7 @@ a replay of the log: the row lock is held for the time of one action, however lo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -36,6 +37,7 @@ from .refusals import ActionRejected, Refusal
 __all__ = [
     "MESSAGE_MAX",
     "STATE_COLUMNS",
+    "ActionSource",
     "game_apply_action",
     "game_enforce_deadline",
     "game_start",
@@ -253,20 +255,25 @@ def roll_request() -> Action:
     return Action.roll(1, 1)
 
 
+ActionSource = Action | Callable[[MatchState], Action]
+"""An action, or a function making it from the locked game's state (a form read against the
+turn in play: the game row is then read once, under the lock)."""
+
+
 def game_apply_action(
-    *, game_id: int, actor: Any, action: Action, expected_number: int, message: str = ""
+    *, game_id: int, actor: Any, action: ActionSource, expected_number: int, message: str = ""
 ) -> Game:
     """Apply a player's action and whatever follows automatically; return the updated game.
 
     ``expected_number`` is the game's ``action_count`` the player's page showed. A ROLL action's
     dice are ignored: the server rolls (the keyed table at this millisecond). Refusals raise
-    ``ActionRejected`` and change nothing.
+    ``ActionRejected`` (the function making the action may raise it too) and change nothing.
     """
     message = message.strip()
     if len(message) > MESSAGE_MAX:
         raise ActionRejected(f"A message can be at most {MESSAGE_MAX} characters")
-    if action.kind in _SYSTEM_KINDS:
-        raise ActionRejected("Only the site can time a player out")
+    if isinstance(action, Action):
+        _check_kind(action)
     with transaction.atomic():
         game = _locked_game(game_id)
         side = game.side_of(actor)
@@ -282,6 +289,8 @@ def game_apply_action(
             state = game.state()
             if state.actor is not side:
                 raise ActionRejected(_turn_words(game, state), Refusal.NOT_YOUR_TURN)
+            if not isinstance(action, Action):
+                action = _check_kind(action(state))
             log = _Log(game, state, now)
             if action.kind is ActionKind.ROLL:
                 log.roll(side=side, message=message)
@@ -294,6 +303,12 @@ def game_apply_action(
         missed = game.deadline
         _apply_timeout(game, now)
     raise ActionRejected(_too_late_words(game, late, side, missed))
+
+
+def _check_kind(action: Action) -> Action:
+    if action.kind in _SYSTEM_KINDS:
+        raise ActionRejected("Only the site can time a player out")
+    return action
 
 
 def _late_side(game: Game, now: datetime) -> Side | None:

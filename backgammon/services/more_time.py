@@ -50,7 +50,8 @@ def game_give_time(*, game_id: int, giver: Any, extra: timedelta) -> Game:
             raise ActionRejected(f"{receiver.get_username()}'s time has already run out")
         paused = paused_for(game, receiver.pk, now)
         game.deadline = moved_deadline(game.deadline, now, before=paused, after=paused, extra=extra)
-        game.save(update_fields=["deadline", "updated_at"])
+        game.time_gift_count += 1
+        game.save(update_fields=["deadline", "time_gift_count", "updated_at"])
         TimeGift.objects.create(
             game=game, giver=giver, receiver=receiver, extra=extra, after_action=game.action_count,
             created_at=now,

@@ -2,7 +2,8 @@
 live updates (pushed, see views/live.py, or polled), and the match record as a .mat file.
 
 Every state change is a POST through ``services.game_apply_action`` with the action number the
-page was built on; success redirects back here (post/redirect/get), a refusal re-renders the page
+page was built on; success answers htmx (the page's forms post through it) with the fresh game
+region and redirects a plain form back here (post/redirect/get); a refusal re-renders the page
 with the reason (403 for outsiders, 409 for a page that is out of date, 400 for anything else).
 """
 
@@ -17,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling, replace_url
 
 from backgammon.action_input import SIMPLE_ACTIONS, resign_action, typed_play
 from backgammon.engine import Side
@@ -27,7 +28,6 @@ from backgammon.game_page import GamePage, build_page, turn_from_url
 from backgammon.models import Game
 from backgammon.move_records import logged_actions, mat_text
 from backgammon.services import ActionRejected, Refusal, game_apply_action
-from backgammon.services.games import STALE_PAGE
 from backgammon.services.notes import NOTE_MAX_LENGTH, game_note_text
 from backgammon.signals import game_viewed
 from backgammon.views.access import visible_game_or_404
@@ -52,8 +52,11 @@ def _link_maker(game: Game) -> Any:
 
 def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False,
           confirm_double: bool = False, confirm_submit: bool = False) -> GamePage:
-    return build_page(game, logged_actions(game), user=request.user, steps_text=steps, swap=swap,
-                      link=_link_maker(game), confirm_double=confirm_double, confirm_submit=confirm_submit)
+    # Only the current game's rows: the earlier games' moves lists are kept rendered (_game.html),
+    # so a page costs the same at action 10 as at action 1,000.
+    logged = logged_actions(game, from_game=game.game_number)
+    return build_page(game, logged, user=request.user, steps_text=steps, swap=swap, link=_link_maker(game),
+                      confirm_double=confirm_double, confirm_submit=confirm_submit, earlier_games=True)
 
 
 def _with_query(url: str, **params: str) -> str:
@@ -64,8 +67,7 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
             message: str = "", moves_text: str = "", partial: bool | None = None) -> HttpResponse:
     """The whole page, or only the game region for htmx (always for the poll: it swaps the region)."""
     if partial is None:
-        htmx = getattr(request, "htmx", None)
-        partial = bool(htmx) and not htmx.boosted
+        partial = _wants_region(request)
     link = _link_maker(page.game)
     context = {
         "page": page,
@@ -112,8 +114,9 @@ def _viewed(request: HttpRequest, game: Game) -> None:
         game_viewed.send(sender=Game, game_id=game.pk, user=request.user)
 
 
-def _action_from_post(request: HttpRequest, game: Game, page_state: Any) -> Action:
-    """The action a form asks for; a play is checked against the turn before the service sees it."""
+def _action_from_post(request: HttpRequest, page_state: Any) -> Action:
+    """The action a form asks for, read against the state the service has locked; a play is
+    checked against the turn before the engine sees it."""
     kind = request.POST.get("kind", "")
     if kind in SIMPLE_ACTIONS:
         return SIMPLE_ACTIONS[kind]()
@@ -150,34 +153,55 @@ def _refusal_status(game: Game, user: Any, refusal: ActionRejected) -> int:
 @require_POST
 def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     """Roll, double, take, drop, beaver, resign, answer a resignation, or submit a play;
-    ``then=next`` goes on to the next game waiting for the player (or Game status) afterwards."""
-    the_game = _game_or_404(game_id, request.user)
+    ``then=next`` goes on to the next game waiting for the player (or Game status) afterwards.
+
+    The game row is read once, by the service under its lock: the form is turned into an action
+    against that state. htmx gets the fresh game region; a plain form, a redirect to the page.
+    """
     try:
         expected = int(request.POST.get("expected_number", ""))
     except ValueError:
         expected = -1
     try:
-        if the_game.side_of(request.user) is None:
-            raise ActionRejected(
-                "You are watching this game: only its players can move", Refusal.NOT_PLAYER
-            )
-        if expected != the_game.action_count:
-            raise ActionRejected(STALE_PAGE, Refusal.STALE)
-        action = _action_from_post(request, the_game, the_game.state())
-        game_apply_action(game_id=the_game.pk, actor=request.user, action=action, expected_number=expected,
-                          message=request.POST.get("message", ""))
+        the_game = game_apply_action(game_id=game_id, actor=request.user,
+                                     action=lambda state: _action_from_post(request, state), expected_number=expected,
+                                     message=request.POST.get("message", ""))
     except ActionRejected as refusal:
-        fresh = _game_or_404(game_id, request.user)
-        keep_turn = expected == fresh.action_count
-        page = _page(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
-                     swap=request.POST.get("swap") == "1" and keep_turn,
-                     confirm_double=request.POST.get("kind") == "double" and keep_turn)
-        return _render(request, page, error=refusal.message, status=_refusal_status(fresh, request.user, refusal),
-                       message=request.POST.get("message", ""), moves_text=request.POST.get("moves_text", ""))
+        return _refused(request, game_id, expected, refusal)
     # "Submit & next game" (ItsYourTurn's submit-and-go-on): straight to the next game waiting.
     if request.POST.get("then") == "next":
         return _go(request, next_game_url(request))
-    return _go(request, reverse("backgammon:game", args=[the_game.pk]))
+    url = reverse("backgammon:game", args=[the_game.pk])
+    if _wants_region(request):
+        # The region is all that changed: no redirect and no second request for a whole page.
+        _known_actor(the_game)
+        _viewed(request, the_game)
+        return replace_url(_render(request, _page(request, the_game), partial=True), url)
+    return _go(request, url)
+
+
+def _refused(request: HttpRequest, game_id: int, expected: int, refusal: ActionRejected) -> HttpResponse:
+    """The page again with the reason; outsiders of a private (or missing) game get a 404."""
+    fresh = _game_or_404(game_id, request.user)
+    if fresh.side_of(request.user) is None:
+        refusal = ActionRejected("You are watching this game: only its players can move", Refusal.NOT_PLAYER)
+    keep_turn = expected == fresh.action_count
+    page = _page(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
+                 swap=request.POST.get("swap") == "1" and keep_turn,
+                 confirm_double=request.POST.get("kind") == "double" and keep_turn)
+    return _render(request, page, error=refusal.message, status=_refusal_status(fresh, request.user, refusal),
+                   message=request.POST.get("message", ""), moves_text=request.POST.get("moves_text", ""))
+
+
+def _wants_region(request: HttpRequest) -> bool:
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.boosted
+
+
+def _known_actor(game: Game) -> None:
+    """The player to act is one of the two already read: no query for the page's "To act" line."""
+    if game.actor_id is not None:
+        game.actor = game.black if game.actor_id == game.black_id else game.white
 
 
 def _go(request: HttpRequest, url: str) -> HttpResponse:

@@ -13,7 +13,8 @@ a timeout is applied exactly once, whichever process gets there first. (A self-r
 sweep task would itself be lost with a killed worker; a thread in every worker cannot be.)
 
 A second thread sends ``backgammon.signals.worker_tick`` every ``WORKER_TICK_SECONDS`` (default
-5): the bots app nudges any game or challenge left waiting for a computer opponent.
+5): the bots app nudges any game or challenge left waiting for a computer opponent, and old
+finished task rows are pruned (backgammon.task_pruning).
 """
 
 from __future__ import annotations

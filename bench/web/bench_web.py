@@ -1,0 +1,379 @@
+"""`make bench-web`: the site served the production way on PostgreSQL, driven by locust players.
+
+1. Creates its own database (``<name>_web`` beside the one DATABASE_URL names), migrates it,
+   collects the static files, and seeds players in pairs: each pair shares a short game
+   (a single game of BP: the cube is in play, so every turn starts with the player's roll) and
+   every fifth pair also a 25-point BP match some hundreds of actions in.
+   Every player gets a signed-in session, so the run measures play, not password hashing
+   (a few players still log in through the form: the "log in" rows).
+2. Starts the app server (BENCH_SERVER, default: gunicorn, 4 sync workers, on WSGI) and the
+   task worker, with DEBUG off and the production settings, and a private Redis for the cache
+   and sessions as in production (BENCH_REDIS=0: none, the database cache).
+3. Measures, with locust headless (bench/web/locustfile.py):
+   - the ceiling: the same server's throughput on a trivial view (a 404 through the whole
+     middleware stack) with 50 users asking without pause;
+   - the cost of each request alone: a handful of players, p50 per endpoint;
+   - load levels (BENCH_LEVELS, default 200,400,...,1000 players; 5-15 s between actions):
+     per endpoint requests/s, p50/p95/p99 and errors, after the ramp-up.
+4. Prints the figures and writes bench/results/web.md with the machine and the load average,
+   and the largest number of players held with p95 under 100 ms on every endpoint and no error.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/gamesite .venv/bin/python bench/web/bench_web.py
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import platform
+import random
+import resource
+import secrets
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "bench" / "results" / "web.md"
+LOCUSTFILE = ROOT / "bench" / "web" / "locustfile.py"
+PYTHON = sys.executable
+LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,400,600,800,1000").split(",")]
+RAMP_SECONDS = int(os.environ.get("BENCH_RAMP_SECONDS", "40"))
+MEASURE_SECONDS = int(os.environ.get("BENCH_MEASURE_SECONDS", "90"))
+LONG_MATCH_ACTIONS = int(os.environ.get("BENCH_LONG_ACTIONS", "300"))
+TARGET_P95_MS = 100.0
+PASSWORD = "bench-pass-" + secrets.token_hex(4)
+
+
+def _database_urls() -> tuple[str, str, str]:
+    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gamesite")
+    parts = urlsplit(url)
+    if not parts.scheme.startswith("postgres"):
+        sys.exit(f"bench_web needs PostgreSQL; DATABASE_URL is {url!r}")
+    name = (parts.path.lstrip("/") or "gamesite") + "_web"
+    return (urlunsplit(parts._replace(path=f"/{name}")),
+            urlunsplit(parts._replace(path="/postgres")), name)
+
+
+def _server_environment(database_url: str) -> dict[str, str]:
+    """Production settings, with fresh keys and plain HTTP on the loopback."""
+    env = dict(os.environ)
+    env.update({
+        "DATABASE_URL": database_url,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "DICE_KEY": secrets.token_hex(32),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_COOKIES": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "EMAIL_URL": "dummy:",
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "gamesite.settings",
+    })
+    return env
+
+
+def _recreate_database(maintenance_url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(maintenance_url, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def _manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, int]:
+    """Players in pairs with their games and sessions; writes the locust players file."""
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.test import Client
+
+    from backgammon.engine.actions import Action
+    from backgammon.services import game_apply_action, game_create, roll_request
+
+    rng = random.Random(20261122)
+    password_hash = make_password(PASSWORD)  # hashed once: every bench player shares it
+    User = get_user_model()
+    users = User.objects.bulk_create(
+        [User(username=f"bench{i:04d}", password=password_hash) for i in range(players)]
+    )
+    users = list(User.objects.filter(username__startswith="bench").order_by("username"))
+    games: dict[int, list[int]] = {user.pk: [] for user in users}
+    long_matches = 0
+    for pair in range(players // 2):
+        black, white = users[2 * pair], users[2 * pair + 1]
+        if pair % 5 == 0:
+            match = game_create(black=black, white=white, variant="BP", match_length=25,
+                                time_limit=timedelta(days=3), rated=True)
+            while match.status == "active" and (match.action_count < LONG_MATCH_ACTIONS
+                                                or match.phase != "move"):
+                state = match.state()
+                if state.phase.value == "move":
+                    play = rng.choice(state.legal_plays())
+                    action = Action.play([(m.origin, m.destination) for m in play.moves])
+                else:
+                    action = roll_request()
+                match = game_apply_action(game_id=match.pk, actor=match.actor, action=action,
+                                          expected_number=match.action_count)
+            games[black.pk].append(match.pk)
+            games[white.pk].append(match.pk)
+            long_matches += 1
+        short = game_create(black=black, white=white, variant="BP", match_length=1,
+                            time_limit=timedelta(days=3), rated=True)
+        games[black.pk].append(short.pk)
+        games[white.pk].append(short.pk)
+    with players_file.open("w", encoding="utf-8") as out:
+        for user in users:
+            client = Client()
+            client.force_login(user)
+            session = client.cookies["sessionid"].value
+            out.write(" ".join([user.username, session, *map(str, games[user.pk])]) + "\n")
+    return {"players": players, "short games": players // 2, "long matches": long_matches}
+
+
+def _start_redis(env: dict[str, str]) -> subprocess.Popen[bytes] | None:
+    """A private Redis for the run's cache and sessions, as in production (never the shared one);
+    none with BENCH_REDIS=0 or when redis-server is not installed (then the database cache)."""
+    binary = shutil.which("redis-server")
+    if os.environ.get("BENCH_REDIS", "1") == "0" or binary is None:
+        return None
+    port = _free_port()
+    redis = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no"], start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+            return redis
+        except OSError:
+            time.sleep(0.1)
+    redis.kill()
+    sys.exit("the private Redis did not start within 10 s")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen[bytes], str]:
+    command = os.environ.get(
+        "BENCH_SERVER",
+        "gunicorn gamesite.wsgi:application --workers 4 --worker-class sync "
+        "--bind 127.0.0.1:{port} --log-level warning --keep-alive 5",
+    ).format(port=port)
+    argv = shlex.split(command)
+    argv[0] = str(Path(PYTHON).parent / argv[0])
+    log = open(Path(tempfile.gettempdir()) / "bench-web-server.log", "wb")  # noqa: SIM115
+    server = subprocess.Popen(argv, cwd=ROOT, env=env, start_new_session=True, stdout=log,
+                              stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+            return server, command
+        except OSError:
+            time.sleep(0.3)
+    server.kill()
+    sys.exit("the app server did not answer within 30 s")
+
+
+@dataclass
+class Row:
+    name: str
+    requests: int
+    failures: int
+    per_second: float
+    p50: float
+    p95: float
+    p99: float
+
+
+def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host: str,
+            think: str = "5-15") -> tuple[list[Row], float]:
+    """Run locust headless; the rows after the ramp-up, and the 1-minute load average at the end."""
+    with tempfile.TemporaryDirectory() as folder:
+        prefix = Path(folder) / "run"
+        spawn_rate = max(1.0, users / max(1, RAMP_SECONDS - 5))
+        command = [
+            str(Path(PYTHON).parent / "locust"), "-f", str(LOCUSTFILE), "--headless",
+            "--host", host, "-u", str(users), "-r", f"{spawn_rate:.1f}",
+            "-t", f"{RAMP_SECONDS + seconds}s", "--reset-stats", "--only-summary",
+            "--csv", str(prefix), "--loglevel", "WARNING", "--stop-timeout", "5", user_class,
+        ]
+        finished = subprocess.run(command, cwd=ROOT, env={**env, "BENCH_THINK": think},
+                                  check=False, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True)
+        if not Path(f"{prefix}_stats.csv").exists():
+            sys.exit(f"locust failed:\n{finished.stderr[-3000:]}")
+        load = os.getloadavg()[0]
+        rows = []
+        with open(f"{prefix}_stats.csv", encoding="utf-8") as stats:
+            for record in csv.DictReader(stats):
+                rows.append(Row(
+                    name=record["Name"], requests=int(record["Request Count"]),
+                    failures=int(record["Failure Count"]),
+                    per_second=float(record["Requests/s"]),
+                    p50=_ms(record["50%"]), p95=_ms(record["95%"]), p99=_ms(record["99%"]),
+                ))
+        return rows, load
+
+
+def _ms(text: str) -> float:
+    """A percentile from locust's CSV: "N/A" (no request of that kind) reads as 0."""
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
+# What every player's turn goes through: a level where one of them never happened measured
+# something else than the scenario, and says so.
+TURN_STEPS = ("roll", "move click", "submit move")
+
+
+def _missing_steps(rows: list[Row]) -> list[str]:
+    seen = {r.name for r in rows if r.requests}
+    return [step for step in TURN_STEPS if step not in seen]
+
+
+def _held(rows: list[Row]) -> bool:
+    return all(r.failures == 0 and r.p95 < TARGET_P95_MS for r in rows if r.requests)
+
+
+def _table(rows: list[Row], ceiling: float | None = None) -> list[str]:
+    lines = ["| endpoint | requests | errors | req/s | p50 ms | p95 ms | p99 ms |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r.name} | {r.requests} | {r.failures} | {r.per_second:.1f} | "
+                     f"{r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} |")
+    return lines
+
+
+def _machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores ({model}), Python {platform.python_version()}, {platform.system()}"
+
+
+def main() -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per player, and more
+    start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    database_url, maintenance_url, name = _database_urls()
+    env = _server_environment(database_url)
+    print(f"bench_web: database {name}; seeding {max(LEVELS)} players ...", flush=True)
+    _recreate_database(maintenance_url, name)
+    _manage(env, "migrate", "--noinput")
+    _manage(env, "createcachetable")
+    _manage(env, "collectstatic", "--noinput", "--clear")
+    players_file = Path(tempfile.mkstemp(prefix="bench-players-", suffix=".txt")[1])
+    seeded = _seed(env, max(LEVELS) + max(LEVELS) % 2, players_file)
+    env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
+    redis = _start_redis(env)
+    port = _free_port()
+    server, server_command = _start_server(env, port)
+    worker = subprocess.Popen([PYTHON, "manage.py", "db_worker", "--no-reload"], cwd=ROOT,
+                              env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    host = f"http://127.0.0.1:{port}"
+    report: list[str] = []
+    try:
+        print("ceiling: the trivial view, 50 users without pause ...", flush=True)
+        ceiling_rows, ceiling_load = _locust(50, "Ceiling", 20, env, host, think="0-0")
+        ceiling = sum(r.per_second for r in ceiling_rows if r.name != "Aggregated")
+        trivial_p50 = next((r.p50 for r in ceiling_rows if r.name != "Aggregated"), 0.0)
+        print(f"  {ceiling:.0f} requests/s (load average {ceiling_load:.2f})", flush=True)
+
+        print("alone: 10 players, 1-2 s between actions (server time per request) ...", flush=True)
+        alone, _ = _locust(10, "Player", 60, env, host, think="1-2")
+        for r in alone:
+            print(f"  {r.name:<14} p50 {r.p50:5.0f} ms  p95 {r.p95:5.0f} ms", flush=True)
+
+        levels: list[tuple[int, list[Row], float]] = []
+        best = 0
+        for players in LEVELS:
+            print(f"{players} players, 5-15 s between actions ...", flush=True)
+            rows, load = _locust(players, "Player", MEASURE_SECONDS, env, host)
+            levels.append((players, rows, load))
+            total = next((r for r in rows if r.name == "Aggregated"), None)
+            worst = max((r.p95 for r in rows if r.name != "Aggregated"), default=0.0)
+            errors = sum(r.failures for r in rows if r.name != "Aggregated")
+            print(f"  {total.per_second if total else 0:.0f} req/s, worst p95 {worst:.0f} ms, "
+                  f"{errors} errors, load average {load:.2f}", flush=True)
+            if not _held(rows):
+                break
+            best = players
+        print(f"held: {best} players with p95 under {TARGET_P95_MS:.0f} ms and no error", flush=True)
+
+        report += [
+            "# Web load benchmark (`make bench-web`)", "",
+            (f"Machine: {_machine()}. Server: `{server_command}`, with the task worker beside "
+            "it, on PostgreSQL, DEBUG off; cache and sessions in "
+            f"{'a private Redis (REDIS_URL)' if redis else 'the database (no Redis)'}. "
+            "Load driver: locust (headless) on the same machine."),
+            f"Load average before the run: {start_load}.",
+            (f"Seeded: {seeded['players']} players in pairs, {seeded['short games']} short games, "
+            f"{seeded['long matches']} long matches of about {LONG_MATCH_ACTIONS} actions."), "",
+            (f"**Largest number of players held with p95 under {TARGET_P95_MS:.0f} ms on every "
+            f"endpoint and no error: {best}.**"), "",
+            "## Ceiling", "",
+            (f"The trivial view (a 404 through the whole middleware stack): {ceiling:.0f} "
+            f"requests/s with 50 users asking without pause, p50 {trivial_p50:.0f} ms "
+            f"(load average {ceiling_load:.2f})."), "",
+            "## Each request alone (10 players, 1-2 s between actions)", "",
+            ("The p50 here is close to the server time of one request; the last column is its "
+            "cost relative to the trivial view's p50."), "",
+            "| endpoint | p50 ms | p95 ms | × trivial |", "|---|---:|---:|---:|",
+        ]
+        for r in alone:
+            ratio = r.p50 / trivial_p50 if trivial_p50 else float("nan")
+            report.append(f"| {r.name} | {r.p50:.0f} | {r.p95:.0f} | {ratio:.1f} |")
+        for players, rows, load in levels:
+            report += ["", (f"## {players} players (5-15 s between actions; load average "
+                       f"{load:.2f} at the end)"), ""]
+            report += _table(rows, ceiling)
+            missing = _missing_steps(rows)
+            if missing:
+                report += ["", f"**Not measured at this level: {', '.join(missing)}** (no player got there)."]
+    finally:
+        for process in (server, worker, redis):
+            if process is not None:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=30)
+        players_file.unlink(missing_ok=True)
+    RESULTS.write_text("\n".join(report) + "\n", encoding="utf-8")
+    print(f"written: {RESULTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

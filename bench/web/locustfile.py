@@ -1,0 +1,185 @@
+"""The players of `make bench-web`: each keeps one game page open and plays it as a person would.
+
+A player takes a prepared account (a signed-in session made by bench/bench_web.py, so the run
+measures play rather than password hashing; a few players also log in through the form), opens
+the status page and a game page, and then does what the page does: waits for updates (the
+page's own poll every 2 s, and the menu count every 10 s), and on their turn thinks 5-15 s,
+rolls, clicks the checkers one step at a time through the board's own links and submits the
+page's own form (through htmx, as the page does: each answer is the fresh game region). When the game ends they open their next game from the status page.
+
+Environment: BENCH_PLAYERS (file of "username sessionid game_id ..." lines), BENCH_THINK
+("5-15" seconds), BENCH_POLL_SECONDS (2).
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import os
+import random
+import re
+import time
+from typing import Any
+
+import gevent
+from locust import FastHttpUser, task
+
+THINK_LOW, THINK_HIGH = (float(x) for x in os.environ.get("BENCH_THINK", "5-15").split("-"))
+POLL_SECONDS = float(os.environ.get("BENCH_POLL_SECONDS", "2"))
+MENU_COUNT_SECONDS = 10.0
+LOGIN_PASSWORD = os.environ.get("BENCH_PASSWORD", "")
+
+EXPECTED_NUMBER = re.compile(r'name="expected_number" value="(\d+)"')
+ROLL_BUTTON = re.compile(r'name="kind" value="roll"')
+MOVE_LINK = re.compile(r'<a class="move" href="([^"]+)"')
+SUBMIT_PLAY = re.compile(r'class="controls__submit".*?name="kind" value="play"', re.DOTALL)
+TAKE_BUTTON = re.compile(r'name="kind" value="take"')
+ACCEPT_RESIGN = re.compile(r'name="kind" value="reject_resign"')
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+STEPS = re.compile(r'name="steps" value="([^"]*)"')
+SWAP = re.compile(r'name="swap" value="([^"]*)"')
+# The page's links and forms go through htmx, which says so in this header.
+HTMX = {"HX-Request": "true"}
+
+
+def _players() -> list[list[str]]:
+    with open(os.environ["BENCH_PLAYERS"], encoding="utf-8") as lines:
+        return [line.split() for line in lines if line.strip()]
+
+
+_accounts = itertools.cycle(_players())
+
+
+class Player(FastHttpUser):
+    """One person with one browser tab on one game."""
+
+    # Think time lives inside the play loop: the page's own polling never pauses.
+    wait_time = staticmethod(lambda: 0)  # type: ignore[assignment]
+
+    def on_start(self) -> None:
+        username, session_id, *game_ids = next(_accounts)
+        self.username = username
+        self.game_ids = [int(g) for g in game_ids]
+        if LOGIN_PASSWORD and random.random() < 0.02:
+            self._log_in(username)
+        else:
+            self.client.cookiejar.set_cookie(_cookie("sessionid", session_id, self.host))
+        self.client.get("/games/", name="status page")
+
+    def _log_in(self, username: str) -> None:
+        page = self.client.get("/accounts/login/", name="log in (form)")
+        token = CSRF.search(page.text or "")
+        self.client.post(
+            "/accounts/login/",
+            data={"username": username, "password": LOGIN_PASSWORD,
+                  "csrfmiddlewaretoken": token.group(1) if token else ""},
+            name="log in",
+        )
+
+    @task
+    def keep_a_game_open(self) -> None:
+        for game_id in self.game_ids:
+            self._play(game_id)
+        # Every game of this player is over: they watch their status page like anyone idle.
+        while True:
+            gevent.sleep(POLL_SECONDS * 5)
+            self.client.get("/games/", name="status page")
+
+    def _play(self, game_id: int) -> None:
+        page = self.client.get(f"/games/{game_id}/", name="game page").text or ""
+        next_menu_count = time.monotonic() + MENU_COUNT_SECONDS
+        while True:
+            if _my_move(page):
+                gevent.sleep(random.uniform(THINK_LOW, THINK_HIGH))
+                page = self._take_turn(game_id, page)
+                continue
+            gevent.sleep(POLL_SECONDS)
+            if time.monotonic() >= next_menu_count:
+                self.client.get("/games/waiting-count/", name="menu count",
+                                headers=HTMX)
+                next_menu_count += MENU_COUNT_SECONDS
+            number = _expected_number(page)
+            with self.client.get(f"/games/{game_id}/poll/?n={number}", name="poll",
+                                 headers=HTMX, catch_response=True) as answer:
+                if answer.status_code == 286:
+                    answer.success()
+                    return
+                if answer.status_code == 204:
+                    answer.success()
+                    continue
+                if answer.status_code != 200:
+                    answer.failure(f"poll answered {answer.status_code}")
+                    continue
+                page = answer.text or ""
+
+    def _take_turn(self, game_id: int, page: str) -> str:
+        """Roll, then click checkers until the turn can be submitted, then submit."""
+        act = f"/games/{game_id}/act/"
+        if ROLL_BUTTON.search(page):
+            page = self._post(act, page, {"kind": "roll"}, "roll")
+        elif TAKE_BUTTON.search(page):
+            return self._post(act, page, {"kind": "take"}, "take")
+        elif ACCEPT_RESIGN.search(page):
+            return self._post(act, page, {"kind": "reject_resign"}, "reject resignation")
+        for _click in range(5):  # at most four steps, then Submit (or a forced pass)
+            if SUBMIT_PLAY.search(page):
+                steps = STEPS.search(page)
+                swap = SWAP.search(page)
+                return self._post(act, page, {
+                    "kind": "play",
+                    "steps": html.unescape(steps.group(1)) if steps else "",
+                    "swap": swap.group(1) if swap else "",
+                }, "submit move")
+            link = MOVE_LINK.search(page)
+            if link is None:
+                break
+            page = self.client.get(html.unescape(link.group(1)), name="move click",
+                                   headers=HTMX).text or ""
+        return page
+
+    def _post(self, url: str, page: str, fields: dict[str, str], name: str) -> str:
+        token = CSRF.search(page)
+        data = {"csrfmiddlewaretoken": token.group(1) if token else "",
+                "expected_number": _expected_number(page), **fields}
+        # The page's forms post through htmx (hx-post), and the answer is the fresh game region.
+        with self.client.post(url, data=data, name=name, headers=HTMX, allow_redirects=False,
+                              catch_response=True) as answer:
+            text = answer.text or ""
+            if answer.status_code != 200 or 'id="game"' not in text:
+                answer.failure(f"{name} answered {answer.status_code}")
+            return text
+
+
+def _my_move(page: str) -> bool:
+    return bool(ROLL_BUTTON.search(page) or SUBMIT_PLAY.search(page) or MOVE_LINK.search(page)
+                or TAKE_BUTTON.search(page) or ACCEPT_RESIGN.search(page))
+
+
+def _expected_number(page: str) -> str:
+    found = EXPECTED_NUMBER.search(page)
+    if found:
+        return found.group(1)
+    poll = re.search(r"/poll/\?n=(\d+)", page)
+    return poll.group(1) if poll else "0"
+
+
+def _cookie(name: str, value: str, host: str) -> Any:
+    from http.cookiejar import Cookie
+    from urllib.parse import urlsplit
+
+    domain = urlsplit(host).hostname or "127.0.0.1"
+    return Cookie(0, name, value, None, False, domain, False, False, "/", True, False, None,
+                  False, None, None, {})
+
+
+class Ceiling(FastHttpUser):
+    """The same server's throughput on a trivial view (an unknown URL: the whole middleware
+    stack, a 404 and nothing else), with no pause: what the server can do at most."""
+
+    wait_time = staticmethod(lambda: 0)  # type: ignore[assignment]
+
+    @task
+    def trivial(self) -> None:
+        with self.client.get("/bench-trivial/", name="trivial (404)", catch_response=True) as r:
+            if r.status_code == 404:
+                r.success()
