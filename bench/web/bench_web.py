@@ -6,8 +6,9 @@
    every fifth pair also a 25-point BP match some hundreds of actions in.
    Every player gets a signed-in session, so the run measures play, not password hashing
    (a few players still log in through the form: the "log in" rows).
-2. Starts the app server (BENCH_SERVER, default: gunicorn, 4 sync workers, on WSGI) and the
-   task worker, with DEBUG off and the production settings, and a private Redis for the cache
+2. Starts the app server the production way (BENCH_SERVER, default: gunicorn with
+   deploy/gunicorn.conf.py, 4 uvicorn workers on the ASGI application, so open pages wait on
+   their /live/ stream; BENCH_PUSH=0 makes the players poll instead) and the task worker, with DEBUG off and the production settings, and a private Redis for the cache
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
 3. Measures, with locust headless (bench/web/locustfile.py):
    - the ceiling: the same server's throughput on a trivial view (a 404 through the whole
@@ -182,8 +183,8 @@ def _free_port() -> int:
 def _start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen[bytes], str]:
     command = os.environ.get(
         "BENCH_SERVER",
-        "gunicorn gamesite.wsgi:application --workers 4 --worker-class sync "
-        "--bind 127.0.0.1:{port} --log-level warning --keep-alive 5",
+        "gunicorn -c deploy/gunicorn.conf.py gamesite.asgi:application --workers 4 "
+        "--bind 127.0.0.1:{port} --log-level warning",
     ).format(port=port)
     argv = shlex.split(command)
     argv[0] = str(Path(PYTHON).parent / argv[0])
@@ -260,8 +261,14 @@ def _missing_steps(rows: list[Row]) -> list[str]:
     return [step for step in TURN_STEPS if step not in seen]
 
 
+# A log-in hashes the password (PBKDF2), slow on purpose against guessing: it must not fail,
+# but its time is not held to the page target (and only a few players log in).
+SLOW_ON_PURPOSE = {"log in"}
+
+
 def _held(rows: list[Row]) -> bool:
-    return all(r.failures == 0 and r.p95 < TARGET_P95_MS for r in rows if r.requests)
+    return all(r.failures == 0 and (r.p95 < TARGET_P95_MS or r.name in SLOW_ON_PURPOSE)
+               for r in rows if r.requests and r.name != "Aggregated")
 
 
 def _table(rows: list[Row], ceiling: float | None = None) -> list[str]:
@@ -326,7 +333,7 @@ def main() -> None:
             rows, load = _locust(players, "Player", MEASURE_SECONDS, env, host)
             levels.append((players, rows, load))
             total = next((r for r in rows if r.name == "Aggregated"), None)
-            worst = max((r.p95 for r in rows if r.name != "Aggregated"), default=0.0)
+            worst = max((r.p95 for r in rows if r.name not in {"Aggregated", *SLOW_ON_PURPOSE}), default=0.0)
             errors = sum(r.failures for r in rows if r.name != "Aggregated")
             print(f"  {total.per_second if total else 0:.0f} req/s, worst p95 {worst:.0f} ms, "
                   f"{errors} errors, load average {load:.2f}", flush=True)

@@ -14,18 +14,24 @@ Environment: BENCH_PLAYERS (file of "username sessionid game_id ..." lines), BEN
 from __future__ import annotations
 
 import html
+import http.client
 import itertools
 import os
 import random
 import re
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import gevent
+import gevent.event
 from locust import FastHttpUser, task
 
 THINK_LOW, THINK_HIGH = (float(x) for x in os.environ.get("BENCH_THINK", "5-15").split("-"))
 POLL_SECONDS = float(os.environ.get("BENCH_POLL_SECONDS", "2"))
+# BENCH_PUSH=1: pages wait on their /live/ stream as they do on an ASGI server; 0: they poll.
+PUSH = os.environ.get("BENCH_PUSH", "1") == "1"
+SAFETY_POLL_SECONDS = 30.0
 MENU_COUNT_SECONDS = 10.0
 LOGIN_PASSWORD = os.environ.get("BENCH_PASSWORD", "")
 
@@ -59,6 +65,7 @@ class Player(FastHttpUser):
     def on_start(self) -> None:
         username, session_id, *game_ids = next(_accounts)
         self.username = username
+        self.session_id = session_id
         self.game_ids = [int(g) for g in game_ids]
         if LOGIN_PASSWORD and random.random() < 0.02:
             self._log_in(username)
@@ -87,30 +94,43 @@ class Player(FastHttpUser):
 
     def _play(self, game_id: int) -> None:
         page = self.client.get(f"/games/{game_id}/", name="game page").text or ""
+        events = _Stream(self.host, self.session_id, f"/live/?game={game_id}") if PUSH else None
         next_menu_count = time.monotonic() + MENU_COUNT_SECONDS
-        while True:
-            if _my_move(page):
-                gevent.sleep(random.uniform(THINK_LOW, THINK_HIGH))
-                page = self._take_turn(game_id, page)
-                continue
-            gevent.sleep(POLL_SECONDS)
-            if time.monotonic() >= next_menu_count:
-                self.client.get("/games/waiting-count/", name="menu count",
-                                headers=HTMX)
-                next_menu_count += MENU_COUNT_SECONDS
-            number = _expected_number(page)
-            with self.client.get(f"/games/{game_id}/poll/?n={number}", name="poll",
-                                 headers=HTMX, catch_response=True) as answer:
-                if answer.status_code == 286:
-                    answer.success()
-                    return
-                if answer.status_code == 204:
-                    answer.success()
+        try:
+            while True:
+                if _my_move(page):
+                    gevent.sleep(random.uniform(THINK_LOW, THINK_HIGH))
+                    page = self._take_turn(game_id, page)
                     continue
-                if answer.status_code != 200:
-                    answer.failure(f"poll answered {answer.status_code}")
-                    continue
-                page = answer.text or ""
+                if events is not None and events.alive:
+                    # The page waits on its stream: nothing is asked until an event comes (or,
+                    # as live.js does, a slow safety poll after a quiet half minute).
+                    heard = events.wait(SAFETY_POLL_SECONDS)
+                    if "status" in heard:
+                        self.client.get("/games/waiting-count/", name="menu count", headers=HTMX)
+                    if heard and "game" not in heard:
+                        continue
+                else:
+                    gevent.sleep(POLL_SECONDS)
+                    if time.monotonic() >= next_menu_count:
+                        self.client.get("/games/waiting-count/", name="menu count", headers=HTMX)
+                        next_menu_count += MENU_COUNT_SECONDS
+                number = _expected_number(page)
+                with self.client.get(f"/games/{game_id}/poll/?n={number}", name="poll",
+                                     headers=HTMX, catch_response=True) as answer:
+                    if answer.status_code == 286:
+                        answer.success()
+                        return
+                    if answer.status_code == 204:
+                        answer.success()
+                        continue
+                    if answer.status_code != 200:
+                        answer.failure(f"poll answered {answer.status_code}")
+                        continue
+                    page = answer.text or ""
+        finally:
+            if events is not None:
+                events.close()
 
     def _take_turn(self, game_id: int, page: str) -> str:
         """Roll, then click checkers until the turn can be submitted, then submit."""
@@ -148,6 +168,50 @@ class Player(FastHttpUser):
             if answer.status_code != 200 or 'id="game"' not in text:
                 answer.failure(f"{name} answered {answer.status_code}")
             return text
+
+
+class _Stream:
+    """A page's live-update stream (/live/, Server-Sent Events), read in a greenlet of its own:
+    the events it names since the last wait are collected for the player."""
+
+    def __init__(self, host: str, session_id: str, path: str) -> None:
+        parts = urlsplit(host)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=None)
+        self.heard: set[str] = set()
+        self.arrived = gevent.event.Event()
+        self.alive = True
+        try:
+            self.connection.request("GET", path, headers={"Cookie": f"sessionid={session_id}",
+                                                          "Accept": "text/event-stream"})
+            self.response = self.connection.getresponse()
+            if self.response.status != 200:
+                raise OSError(f"the stream answered {self.response.status}")
+        except OSError:
+            self.alive = False
+            return
+        self.reader = gevent.spawn(self._read)
+
+    def _read(self) -> None:
+        try:
+            for raw in self.response:
+                line = raw.decode("utf-8", "replace").strip()
+                if line.startswith("event:"):
+                    self.heard.add(line.split(":", 1)[1].strip())
+                    self.arrived.set()
+        except (OSError, http.client.HTTPException):
+            pass
+        self.alive = False
+        self.arrived.set()
+
+    def wait(self, seconds: float) -> set[str]:
+        self.arrived.wait(seconds)
+        heard, self.heard = self.heard - {"hello"}, set()
+        self.arrived.clear()
+        return heard
+
+    def close(self) -> None:
+        self.alive = False
+        self.connection.close()
 
 
 def _my_move(page: str) -> bool:
