@@ -207,7 +207,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
+            # redis-py's default socket timeout (5 s) equals channels_redis's blocking read
+            # (BZPOPMIN, 5 s): an idle stream's read then timed out and the stream dropped.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                       "prefix": CHANNEL_PREFIX},
         }
     }
 else:

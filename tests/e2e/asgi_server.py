@@ -32,7 +32,7 @@ def redis_channel_layers(prefix: str) -> dict[str, Any]:
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [TEST_REDIS_URL], "prefix": prefix},
+            "CONFIG": {"hosts": [{"address": TEST_REDIS_URL, "socket_timeout": 30}], "prefix": prefix},
         }
     }
 

@@ -270,13 +270,16 @@ def test_the_suite_and_make_run_use_the_in_memory_layer_without_redis(alice: Any
 
 def test_redis_url_selects_the_redis_layer_with_its_prefix() -> None:
     code = ("import gamesite.settings as s; layer = s.CHANNEL_LAYERS['default']; "
-            "print(layer['BACKEND'], *layer['CONFIG']['hosts'], layer['CONFIG']['prefix'])")
+            "host = layer['CONFIG']['hosts'][0]; "
+            "print(layer['BACKEND'], host['address'], host['socket_timeout'], layer['CONFIG']['prefix'])")
     env = {"PATH": os.environ.get("PATH", ""), "DEBUG": "1", "SECRET_KEY": "k" * 40, "DICE_KEY": "00ff" * 8,
            "REDIS_URL": "redis://127.0.0.1:6379/3", "CHANNEL_PREFIX": "site-a"}
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                             text=True, check=False)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["channels_redis.core.RedisChannelLayer", "redis://127.0.0.1:6379/3", "site-a"]
+    # The socket waits longer than channels_redis's 5 s blocking read, so idle streams stay open.
+    assert result.stdout.split() == ["channels_redis.core.RedisChannelLayer", "redis://127.0.0.1:6379/3", "30",
+                                     "site-a"]
 
 
 def test_a_player_opening_streams_without_end_is_refused_with_429(alice: Any, settings: Any) -> None:
