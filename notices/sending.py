@@ -128,6 +128,14 @@ def _send_game_notice(player: Any, game: Game, opponent: Any, now: datetime, *, 
     )
 
 
+def _wanted_and_claimed(player: Any, kind: str, *, key: str, game_id: int | None = None) -> bool:
+    """Inside the caller's transaction: the player wants this kind of mail (their preferences row
+    locked) and this very notice was not claimed before (so it goes out once)."""
+    return preferences_lock(player.pk).wants(kind) and _claim(
+        user_id=player.pk, kind=kind, game_id=game_id, key=key
+    )
+
+
 def _time_left(game: Game, now: datetime) -> str:
     return "" if game.deadline is None else duration_words(max(game.deadline - now, timedelta(0)))
 
@@ -143,9 +151,8 @@ def notify_new_challenge(challenge_id: int) -> bool:
     if not _reachable(player) or either_ignores(player, challenge.challenger):
         return False
     with transaction.atomic():
-        if not preferences_lock(player.pk).wants(Kind.NEW_CHALLENGE):
-            return False
-        if not _claim(user_id=player.pk, kind=Kind.NEW_CHALLENGE, key=f"new_challenge:challenge {challenge_id}"):
+        key = f"new_challenge:challenge {challenge_id}"
+        if not _wanted_and_claimed(player, Kind.NEW_CHALLENGE, key=key):
             return False
         send_notice(
             user=player,
@@ -165,9 +172,7 @@ def notify_new_message(
     if player is None or sender is None or not _reachable(player) or either_ignores(player, sender):
         return False
     with transaction.atomic():
-        if not preferences_lock(player.pk).wants(Kind.NEW_MESSAGE):
-            return False
-        if not _claim(user_id=player.pk, kind=Kind.NEW_MESSAGE, key=f"new_message:message {message_id}"):
+        if not _wanted_and_claimed(player, Kind.NEW_MESSAGE, key=f"new_message:message {message_id}"):
             return False
         send_notice(
             user=player,
@@ -197,10 +202,8 @@ def notify_time_warning(game_id: int, action_number: int, now: datetime | None =
     if not _reachable(player) or side is None:
         return False
     with transaction.atomic():
-        if not preferences_lock(player.pk).wants(Kind.TIME_WARNING):
-            return False
-        if not _claim(user_id=player.pk, kind=Kind.TIME_WARNING, game_id=game_id,
-                      key=f"time_warning:game {game_id}:action {action_number}"):
+        key = f"time_warning:game {game_id}:action {action_number}"
+        if not _wanted_and_claimed(player, Kind.TIME_WARNING, game_id=game_id, key=key):
             return False
         opponent = game.player(side.other)
         _send_game_notice(
