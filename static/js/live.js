@@ -82,6 +82,34 @@
     }
   });
 
+  // A region drops an event that comes while its own request is under way (hx-sync), yet that
+  // request's answer may predate the change the event tells of: ask once more when it is done.
+  // By id and by the request's own end, because an outerHTML swap replaces the region first
+  // (and htmx then tells a detached region's afterRequest to an ancestor, under its name).
+  var asking = {};
+  var askAgain = {};
+  function heard(event) {
+    var region = event.target;
+    if (region && region.id && asking[region.id]) askAgain[region.id] = true;
+  }
+  // Capturing, so this hears the event before htmx starts the region's next request on it.
+  ["sse:game", "sse:status", "live:poll"].forEach(function (name) {
+    body.addEventListener(name, heard, true);
+  });
+  body.addEventListener("htmx:beforeRequest", function (event) {
+    var region = event.detail.elt;
+    if (!region.id || !region.matches(POLLED) || !event.detail.xhr) return;
+    var id = region.id;
+    asking[id] = true;
+    event.detail.xhr.addEventListener("loadend", function () {
+      delete asking[id];
+      if (!askAgain[id]) return;
+      delete askAgain[id];
+      var fresh = document.getElementById(id);
+      if (fresh) htmx.trigger(fresh, "live:poll");
+    });
+  });
+
   // No answer at all yet (a stalled connection): do not leave the page waiting forever.
   window.setTimeout(function () {
     if (!live && !everLive) startPolling();

@@ -34,6 +34,9 @@ def test_status_and_the_play_count_update_without_a_reload(tab_for: TabMaker, tr
     bob = tab_for(1280, who.bob)
     bob.goto("/games/")
     expect(bob.locator("#play-badge .badge")).to_have_count(0)
+    # The stream says hello only after it has joined bob's groups: a change made before that
+    # would reach the page only by the next poll, and under load that can be after the wait.
+    expect(bob.locator("body")).to_have_attribute("data-live", "push", timeout=POLLED)
     bob.evaluate("window.stillTheSamePage = true")  # gone if anything reloaded the page
 
     challenge = challenge_create(challenger=who.alice, opponent="bob", variant="BP", time_limit=THREE_DAYS)
