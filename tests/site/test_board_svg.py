@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from django.template.loader import render_to_string
 from django.test import override_settings
 from django.utils import translation
 
+from backgammon.board_markup import board_svg_markup
 from backgammon.board_svg import (
     BAR_X,
     DEFAULT_COLOURS,
@@ -169,10 +169,21 @@ def test_it_renders_numbers_without_locale_commas() -> None:
     position = Position(_layout({6: 9}), _layout({24: 15}))
     board = layout_board(position, viewer=Side.BLACK, cube=(16, "mine"), my_dice=((6, False), (6, False)))
     with translation.override("de"):
-        svg = render_to_string("backgammon/_board.svg", {"board": board})
+        svg = board_svg_markup(board)
     for match in re.finditer(r'\b(?:x|y|width|height|cx|cy|r)="([^"]*)"', svg):
         assert re.fullmatch(r"-?\d+(\.\d+)?", match.group(1)), match.group(0)
     for match in re.finditer(r'points="([^"]*)"', svg):
         assert re.fullmatch(r"(\d+,\d+ ?){3}", match.group(1)), match.group(0)
     assert 'viewBox="0 0 820 612"' in svg
     assert "<desc id=\"board-desc\">Black (you): 9 on 6, 6 borne off" in svg
+
+
+def test_names_and_words_in_the_markup_are_escaped() -> None:
+    # Player names reach the board's title and description: they must stay text.
+    position = Position(_layout({6: 5}), _layout({24: 2}))
+    board = layout_board(position, viewer=Side.BLACK, names=('<script>x</script>', 'B&"o'))
+    svg = board_svg_markup(board)
+    assert "<script>" not in svg
+    assert "&lt;script&gt;x&lt;/script&gt;" in svg
+    assert "B&amp;&quot;o" in svg
+    assert svg.startswith('<svg class="board" ') and svg.endswith("</svg>\n")
