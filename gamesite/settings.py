@@ -140,7 +140,7 @@ DATABASES = {
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         # 0 under ASGI (uvicorn, as `make run` and production serve it), as Django advises: each
         # request does its database work in a thread of its own, which a kept connection would
-        # outlive. A WSGI server (gunicorn's sync workers) may set 60 to keep connections.
+        # outlive. PostgreSQL keeps its connections in a pool instead (below).
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
@@ -151,6 +151,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
         "DATABASE_CONNECT_TIMEOUT", 5
     )
+    # Each process keeps up to this many connections open and lends one to each request (Django's
+    # pool, psycopg_pool): a new PostgreSQL connection costs a server process and a few ms,
+    # more than a whole poll. With CONN_HEALTH_CHECKS a lent connection is checked first, so
+    # after a database restart the pool replaces what broke. 0 turns the pool off. Mind
+    # PostgreSQL's max_connections: web processes × this, plus the workers (README, Deploying).
+    # Sized for the WEB_THREADS (4) that serve pages in each process, plus the live streams'
+    # brief sign-in checks.
+    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 6)
+    if DATABASE_POOL_SIZE > 0 and DATABASES["default"]["CONN_MAX_AGE"] == 0:
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": DATABASE_POOL_SIZE,
+            # A request waits this long for a connection: a database that is back within it
+            # (a restart, a fail-over) costs the player a pause; longer, a clean 503 page.
+            "timeout": env_int("DATABASE_POOL_TIMEOUT", 2),
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves two players and the worker at once: WAL lets readers and a
     # writer work together, IMMEDIATE takes the write lock when a transaction begins (a

@@ -22,7 +22,13 @@ TEST_ENVIRONMENT = {
     "STATIC_MANIFEST": "0",
     "WHITENOISE_USE_FINDERS": "1",
     "WHITENOISE_AUTOREFRESH": "1",
+    # No connection pool in this process: the test client keeps each request's connection open
+    # for the test's transaction, so a pool would run dry. The app servers the suite starts as
+    # processes of their own (two servers, the database restart) run with the pool, as in production.
+    "DATABASE_POOL_SIZE": "0",
 }
+# What those app-server processes get instead of the value above.
+SERVER_POOL_SIZE = "6"
 
 for _name, _value in TEST_ENVIRONMENT.items():
     os.environ.setdefault(_name, _value)

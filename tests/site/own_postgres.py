@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from gamesite.testenv import SERVER_POOL_SIZE
+
 ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["OwnPostgres", "SiteServer", "free_port", "own_postgres", "run_manage"]
 
@@ -108,7 +110,8 @@ class SiteServer:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
         env = {**os.environ, "DATABASE_URL": database_url, "WEB_CONCURRENCY": "3",
-               "GUNICORN_BIND": f"127.0.0.1:{self.port}", **environment}
+               "GUNICORN_BIND": f"127.0.0.1:{self.port}", "DATABASE_POOL_SIZE": SERVER_POOL_SIZE,
+               **environment}
         command = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "gamesite.asgi:application"]
         self._log = log_path.open("wb")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self._log,
