@@ -1,4 +1,5 @@
-"""Background work for games: a move deadline is a task scheduled for that moment.
+"""Background work for games: a move deadline is enforced by a task scheduled for that moment
+(when it is near) or by the worker's periodic sweep.
 
 The task only asks the service to enforce the deadline; the service re-checks everything under
 the game's row lock, so a task that runs late, twice, or after the player moved does nothing.
@@ -9,8 +10,10 @@ before taking any action in that game.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
+from django.utils import timezone
 from django_tasks import task
 
 __all__ = ["enforce_deadline", "schedule_deadline", "sweep_deadlines"]
@@ -25,12 +28,21 @@ def enforce_deadline(game_id: int, action_number: int) -> bool:
 
 
 def schedule_deadline(*, game_id: int, action_number: int, deadline: datetime) -> None:
-    """Enqueue ``enforce_deadline`` to run at ``deadline``.
+    """Enqueue ``enforce_deadline`` to run at ``deadline``, when that is soon.
+
+    Only a deadline within ``DEADLINE_TASK_HORIZON_SECONDS`` gets a task of its own, to the
+    second (live games, where a minute is the whole limit). A later one is left to
+    ``sweep_deadlines``, at most ``DEADLINE_SWEEP_SECONDS`` after its moment: a task per action
+    days ahead piled up waiting rows (one per move of every game) that each of the worker's
+    polls for due tasks read through, so the worker and the database slowed as the site grew.
 
     A backend that cannot defer (the immediate backend of a bare development setup) would run the
     task now, when it has nothing to do; there the ``enforce_deadlines`` command is the safety net.
     """
     if not enforce_deadline.get_backend().supports_defer:
+        return
+    horizon = timedelta(seconds=settings.DEADLINE_TASK_HORIZON_SECONDS)
+    if deadline - timezone.now() > horizon:
         return
     enforce_deadline.using(run_after=deadline).enqueue(game_id, action_number)
 

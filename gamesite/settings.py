@@ -248,6 +248,9 @@ TASK_PRUNE_EVERY_SECONDS = env_int("TASK_PRUNE_EVERY_SECONDS", 300)
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
 if DEADLINE_SWEEP_SECONDS < 1:
     raise ImproperlyConfigured("DEADLINE_SWEEP_SECONDS must be at least 1.")
+# A move deadline this close gets a task of its own, run to the second; later ones are the
+# sweep's (backgammon/tasks.py schedule_deadline).
+DEADLINE_TASK_HORIZON_SECONDS = env_int("DEADLINE_TASK_HORIZON_SECONDS", 2 * 3600)
 # Days of vacation each player may book in a calendar year (accounts.vacations).
 # "Who is here?" lists the players seen in this many minutes (accounts.presence).
 PRESENCE_MINUTES = env_int("PRESENCE_MINUTES", 10)

@@ -1,4 +1,5 @@
-"""Move deadlines: a task scheduled at the deadline times out the player who did not act."""
+"""Move deadlines: a task scheduled at a near deadline, or the worker's sweep for a later one,
+times out the player who did not act."""
 
 from __future__ import annotations
 
@@ -44,6 +45,26 @@ def test_each_action_schedules_a_task_at_its_deadline(
     task = DBTaskResult.objects.get(task_path="backgammon.tasks.enforce_deadline")
     assert task.run_after == game.deadline
     assert task.args_kwargs == {"args": [game.pk, game.action_count], "kwargs": {}}
+
+
+def test_a_deadline_days_away_gets_no_task_and_the_sweep_enforces_it(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1))
+    with (
+        time_machine.travel("2026-01-05 12:00:00+00:00", tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        game = start_game(alice, bob, "BP", time_limit=timedelta(days=3))
+        game = act(game, alice, Action.play([(8, 5), (6, 5)]))
+    # A task per move days ahead would pile up rows the worker reads through at every poll.
+    assert not DBTaskResult.objects.filter(task_path="backgammon.tasks.enforce_deadline").exists()
+    out = StringIO()
+    with time_machine.travel(game.deadline + timedelta(seconds=1), tick=False):
+        call_command("enforce_deadlines", stdout=out)
+    assert out.getvalue().strip() == "1 game(s) timed out"
+    game.refresh_from_db()
+    assert game.status == "finished"
 
 
 def test_nothing_happens_before_the_deadline(game: Game) -> None:
