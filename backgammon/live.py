@@ -70,47 +70,76 @@ def layer_is_shared() -> bool:
     return not isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
-def _send(groups: list[str], event: str) -> None:
+# The ASGI server's event loop in an app-server process (gamesite/asgi.py says which): the pages'
+# threads publish on it, so the channel layer keeps one Redis connection pool (a loop made per
+# publication connected anew each time, a quarter of a roll's server time), and the in-memory
+# layer of a development server wakes the streams it serves.
+_server_loop: asyncio.AbstractEventLoop | None = None
+PUBLISH_TIMEOUT_SECONDS = 3.0
+
+
+def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+    global _server_loop
+    _server_loop = loop
+
+
+def _send(messages: list[tuple[str, str]]) -> None:
+    """Send each (group, event) pair, all in one go; a failure is logged, never raised."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
 
-    def send_all() -> None:
-        send = async_to_sync(layer.group_send)
-        try:
-            for group in groups:
-                send(group, {"type": MESSAGE_TYPE, "event": event})
-        except Exception:  # Redis down: the move itself stands, and pages fall back to polling.
-            log.warning("live update not published to %s", groups, exc_info=True)
+    async def send_all() -> None:
+        for group, event in messages:
+            await layer.group_send(group, {"type": MESSAGE_TYPE, "event": event})
+
+    # Redis down: the move itself stands, and pages fall back to polling.
+    unpublished = "live update not published to %s"
+    groups = [group for group, _ in messages]
 
     try:
         asyncio.get_running_loop()
     except RuntimeError:  # the usual case: a view's thread, the worker, a management command
-        send_all()
+        server_loop = _server_loop
+        try:
+            if server_loop is not None and server_loop.is_running():
+                asyncio.run_coroutine_threadsafe(send_all(), server_loop).result(PUBLISH_TIMEOUT_SECONDS)
+            else:
+                async_to_sync(send_all)()
+        except Exception:
+            log.warning(unpublished, groups, exc_info=True)
         return
+
     # A thread that runs an event loop itself (only with DJANGO_ALLOW_ASYNC_UNSAFE, as the
     # browser tests' Playwright thread) cannot wait for a coroutine: send from a thread of its own.
-    sender = threading.Thread(target=send_all, name="live-publish")
+    def send_from_thread() -> None:
+        try:
+            async_to_sync(send_all)()
+        except Exception:
+            log.warning(unpublished, groups, exc_info=True)
+
+    sender = threading.Thread(target=send_from_thread, name="live-publish")
     sender.start()
     sender.join()
 
 
 def publish_game_changed(*, game_id: int, **_: Any) -> None:
     """Tell the game's open pages, and its two players' status pages and PLAY counts."""
-    _send([game_group(game_id)], EVENT_GAME)
+    messages = [(game_group(game_id), EVENT_GAME)]
     players = Game.objects.filter(pk=game_id).values_list("black_id", "white_id").first()
     if players is not None:
-        _send([user_group(player_id) for player_id in players if player_id is not None], EVENT_STATUS)
+        messages += [(user_group(player_id), EVENT_STATUS) for player_id in players if player_id is not None]
+    _send(messages)
 
 
 def publish_status(user_id: int) -> None:
     """Something on the player's own pages changed (a message, say): their counts ask again."""
-    _send([user_group(user_id)], EVENT_STATUS)
+    _send([(user_group(user_id), EVENT_STATUS)])
 
 
 def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:
     """A challenge appears in the challenged player's status lists."""
-    _send([user_group(challenged_id)], EVENT_STATUS)
+    _send([(user_group(challenged_id), EVENT_STATUS)])
 
 
 def connect() -> None:

@@ -11,6 +11,7 @@ One Django, two doors:
   (measured on a 2-core machine: a poll 12 ms that way, 4 ms this way, with the pool).
 """
 
+import asyncio
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gamesite.settings")
@@ -24,8 +25,12 @@ streams = get_asgi_application()  # sets Django up, so the URLconf can be read b
 pages = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("WEB_THREADS", "4")))
 LIVE_PATH = reverse("backgammon:live_events")
 
+from backgammon.live import remember_server_loop  # here: it needs Django set up
+
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]
+    # The pages' threads publish live updates on this loop (backgammon/live.py).
+    remember_server_loop(asyncio.get_running_loop())
     if scope["type"] == "http" and scope["path"] != LIVE_PATH:
         await pages(scope, receive, send)
     else:
