@@ -37,13 +37,14 @@ TARGET_P95_MS = 50.0
 TARGET_PAGE_KB = 100.0
 
 
-def _bench_database_url() -> tuple[str, str, str]:
-    """(the bench database URL, the maintenance URL, the bench database name)."""
+def _bench_database_url(suffix: str = "_bench") -> tuple[str, str, str]:
+    """(the bench database URL, the maintenance URL, the bench database name): the database
+    DATABASE_URL names, with ``suffix``, on the same PostgreSQL server."""
     url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gamesite")
     parts = urlsplit(url)
     if not parts.scheme.startswith("postgres"):
-        sys.exit(f"bench_site needs PostgreSQL; DATABASE_URL is {url!r}")
-    name = (parts.path.lstrip("/") or "gamesite") + "_bench"
+        sys.exit(f"the benchmarks need PostgreSQL; DATABASE_URL is {url!r}")
+    name = (parts.path.lstrip("/") or "gamesite") + suffix
     bench = urlunsplit(parts._replace(path=f"/{name}"))
     maintenance = urlunsplit(parts._replace(path="/postgres"))
     return bench, maintenance, name

@@ -21,8 +21,10 @@ from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 from django.urls import reverse
 
+from gamesite.env import env_int
+
 streams = get_asgi_application()  # sets Django up, so the URLconf can be read below
-pages = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("WEB_THREADS", "4")))
+pages = WSGIMiddleware(get_wsgi_application(), workers=env_int("WEB_THREADS", 4))
 LIVE_PATH = reverse("backgammon:live_events")
 
 from backgammon.live import remember_server_loop  # here: it needs Django set up

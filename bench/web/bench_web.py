@@ -42,28 +42,21 @@ import urllib.request
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results" / "web.md"
 LOCUSTFILE = ROOT / "bench" / "web" / "locustfile.py"
 PYTHON = sys.executable
+
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_site import _bench_database_url, _recreate  # the database set-up is bench_site's
+
 LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,400,600,800,1000").split(",")]
 RAMP_SECONDS = int(os.environ.get("BENCH_RAMP_SECONDS", "40"))
 MEASURE_SECONDS = int(os.environ.get("BENCH_MEASURE_SECONDS", "90"))
 LONG_MATCH_ACTIONS = int(os.environ.get("BENCH_LONG_ACTIONS", "300"))
 TARGET_P95_MS = 100.0
 PASSWORD = "bench-pass-" + secrets.token_hex(4)
-
-
-def _database_urls() -> tuple[str, str, str]:
-    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gamesite")
-    parts = urlsplit(url)
-    if not parts.scheme.startswith("postgres"):
-        sys.exit(f"bench_web needs PostgreSQL; DATABASE_URL is {url!r}")
-    name = (parts.path.lstrip("/") or "gamesite") + "_web"
-    return (urlunsplit(parts._replace(path=f"/{name}")),
-            urlunsplit(parts._replace(path="/postgres")), name)
 
 
 def _server_environment(database_url: str) -> dict[str, str]:
@@ -83,14 +76,6 @@ def _server_environment(database_url: str) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": "gamesite.settings",
     })
     return env
-
-
-def _recreate_database(maintenance_url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(maintenance_url, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def _manage(env: dict[str, str], *args: str) -> None:
@@ -296,10 +281,10 @@ def main() -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per player, and more
     start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    database_url, maintenance_url, name = _database_urls()
+    database_url, maintenance_url, name = _bench_database_url("_web")
     env = _server_environment(database_url)
     print(f"bench_web: database {name}; seeding {max(LEVELS)} players ...", flush=True)
-    _recreate_database(maintenance_url, name)
+    _recreate(maintenance_url, name)
     _manage(env, "migrate", "--noinput")
     _manage(env, "createcachetable")
     _manage(env, "collectstatic", "--noinput", "--clear")
