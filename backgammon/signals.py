@@ -1,7 +1,10 @@
 """Hooks for apps built on the game (the computer opponents), so backgammon knows nothing of them.
 
 * ``game_changed`` is sent after a game's actions are committed: ``game_id``, ``action_number``
-  (the game's ``action_count`` now) and ``actor_id`` (who must act next, or None).
+  (the game's ``action_count`` now), ``actor_id`` (who must act next, or None), ``player_ids``
+  (black's and white's user ids) and ``turn_passed`` (True when the player to act now did not
+  choose the actions just committed: the turn came to them; False after their own roll, or for a
+  change that is no action, such as time given).
 * ``challenge_created`` is sent after a challenge is committed: ``challenge_id``, ``challenged_id``.
 * ``match_finished`` is sent when a game (a whole match, or a single game) ends, INSIDE the
   transaction that ends it and under the game's row lock: ``game`` (saved, status finished or

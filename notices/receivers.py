@@ -14,9 +14,10 @@ from messaging.signals import message_sent
 __all__ = ["connect", "on_message_sent"]
 
 
-def _on_game_changed(*, game_id: int, action_number: int, actor_id: int | None, **_: Any) -> None:
-    if actor_id is None:
-        return  # the game ended: nobody is to act
+def _on_game_changed(*, game_id: int, action_number: int, actor_id: int | None, turn_passed: bool,
+                     **_: Any) -> None:
+    if actor_id is None or not turn_passed:
+        return  # the game ended, or the player to act chose the last action (rolled) themselves
     from notices.tasks import send_your_turn_notice
 
     send_your_turn_notice.enqueue(game_id, action_number)

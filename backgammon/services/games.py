@@ -127,6 +127,11 @@ class _Log:
         actions_logged.send(sender=Game, game=game, actions=self.rows)
         if game.deadline is not None:
             transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline))
+        # Whether the player to act now did not choose these actions: after a roll the roller
+        # still moves, and nobody needs telling that it is their turn.
+        chooser = self.rows[0].side if self.rows else None
+        actor = self.state.actor
+        turn_passed = actor is not None and chooser != int(actor)
         transaction.on_commit(
             partial(
                 game_changed.send,
@@ -134,6 +139,8 @@ class _Log:
                 game_id=game.pk,
                 action_number=game.action_count,
                 actor_id=game.actor_id,
+                player_ids=(game.black_id, game.white_id),
+                turn_passed=turn_passed,
             )
         )
         return game

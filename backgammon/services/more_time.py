@@ -65,7 +65,7 @@ def _after_commit(game: Game) -> None:
     transaction.on_commit(
         partial(
             game_changed.send, sender=Game, game_id=game.pk, action_number=game.action_count,
-            actor_id=game.actor_id,
+            actor_id=game.actor_id, player_ids=(game.black_id, game.white_id), turn_passed=False,
         )
     )
 
