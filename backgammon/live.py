@@ -83,6 +83,22 @@ def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
     _server_loop = loop
 
 
+# Set in the app server's page threads: their answers do not wait for a publication. Any other
+# thread that publishes on the server's loop (the browser tests' own code setting a scene) waits,
+# so a page opened next never hears of what happened before it was opened.
+_page_thread = threading.local()
+
+
+def answers_pages(wsgi_app: Any) -> Any:
+    """``wsgi_app``, marking the threads that run it as page threads (gamesite/asgi.py)."""
+
+    def marked(environ: Any, start_response: Any) -> Any:
+        _page_thread.answering = True
+        return wsgi_app(environ, start_response)
+
+    return marked
+
+
 def _send(messages: list[tuple[str, str]]) -> None:
     """Send each (group, event) pair, all in one go; a failure is logged, never raised."""
     layer = get_channel_layer()
@@ -103,7 +119,14 @@ def _send(messages: list[tuple[str, str]]) -> None:
         server_loop = _server_loop
         try:
             if server_loop is not None and server_loop.is_running():
-                asyncio.run_coroutine_threadsafe(send_all(), server_loop).result(PUBLISH_TIMEOUT_SECONDS)
+                # A page's answer does not wait for the publication: the loop sends it while the
+                # response goes out, within a time limit (Redis down); a failure is logged then.
+                bounded = asyncio.wait_for(send_all(), PUBLISH_TIMEOUT_SECONDS)
+                sent = asyncio.run_coroutine_threadsafe(bounded, server_loop)
+                if getattr(_page_thread, "answering", False):
+                    sent.add_done_callback(lambda done: _log_failure(done, unpublished, groups))
+                else:
+                    sent.result()
             else:
                 async_to_sync(send_all)()
         except Exception:
@@ -123,12 +146,16 @@ def _send(messages: list[tuple[str, str]]) -> None:
     sender.join()
 
 
-def publish_game_changed(*, game_id: int, **_: Any) -> None:
+def _log_failure(sent: Any, unpublished: str, groups: list[str]) -> None:
+    error = None if sent.cancelled() else sent.exception()
+    if error is not None:
+        log.warning(unpublished, groups, exc_info=error)
+
+
+def publish_game_changed(*, game_id: int, player_ids: tuple[int | None, int | None], **_: Any) -> None:
     """Tell the game's open pages, and its two players' status pages and PLAY counts."""
     messages = [(game_group(game_id), EVENT_GAME)]
-    players = Game.objects.filter(pk=game_id).values_list("black_id", "white_id").first()
-    if players is not None:
-        messages += [(user_group(player_id), EVENT_STATUS) for player_id in players if player_id is not None]
+    messages += [(user_group(player_id), EVENT_STATUS) for player_id in player_ids if player_id is not None]
     _send(messages)
 
 

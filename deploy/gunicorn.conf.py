@@ -13,8 +13,9 @@ serves every machine:
   managing the processes (restarts, graceful reloads) and uvicorn serves each one), or "sync"
   with gamesite.wsgi (every page works, /live/ answers 503 and pages poll).
 - GUNICORN_TIMEOUT: seconds before a stuck worker is replaced, default 30.
-- WEB_THREADS (read by gamesite/asgi.py): threads per process serving the pages, default 4;
-  DATABASE_POOL_SIZE (settings) keeps that many connections and two more per process.
+- WEB_THREADS (read by gamesite/asgi.py): threads per process serving the pages, default 1
+  (more threads of one process only take turns on the interpreter: scale with processes);
+  DATABASE_POOL_SIZE (settings, default 3) keeps that many connections and two more per process.
 
 gunicorn's access log stays off: the site writes its own line per request
 (gamesite/request_log.py, JSON with LOG_FORMAT=json) with the user and the request id.

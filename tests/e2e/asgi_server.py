@@ -51,7 +51,19 @@ class AsgiLiveServer:
             modify_settings(ALLOWED_HOSTS={"append": self.host}),
             override_settings(CHANNEL_LAYERS=redis_channel_layers(self.prefix)),
         )
-        config = uvicorn.Config(application, host=self.host, port=self.port, lifespan="off",
+        self.requests_in_flight = 0  # pages' requests (not the long-lived /live/ streams)
+
+        async def counted(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] != "http" or scope["path"].startswith("/live/"):
+                await application(scope, receive, send)
+                return
+            self.requests_in_flight += 1  # only ever changed on the server's own loop
+            try:
+                await application(scope, receive, send)
+            finally:
+                self.requests_in_flight -= 1
+
+        config = uvicorn.Config(counted, host=self.host, port=self.port, lifespan="off",
                                 log_level="warning", timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="asgi-live-server", daemon=True)
@@ -73,6 +85,14 @@ class AsgiLiveServer:
             if not self.thread.is_alive() or time.monotonic() > give_up:
                 raise RuntimeError("the ASGI live server did not start")
             time.sleep(0.05)
+
+    def wait_until_idle(self, seconds: float = 5.0) -> None:
+        """Until the requests a closed tab left running are answered: the test database is
+        flushed next, and a request still reading (a join takes its tables' locks one by one)
+        can deadlock with the flush's TRUNCATE."""
+        give_up = time.monotonic() + seconds
+        while self.requests_in_flight and time.monotonic() < give_up:
+            time.sleep(0.02)
 
     def stop(self) -> None:
         self.server.should_exit = True

@@ -80,6 +80,7 @@ def page(browser: Browser, live_server: Any, transactional_db: None) -> Iterator
     tab = context.new_page()
     yield tab
     context.close()
+    live_server.wait_until_idle()
 
 
 @pytest.fixture
@@ -121,6 +122,7 @@ def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
     yield make
     for context in contexts:
         context.close()
+    live_server.wait_until_idle()
 
 
 @pytest.fixture
@@ -141,3 +143,4 @@ def watched_tab(browser: Browser, live_server: Any) -> Iterator[tuple[Page, list
     tab.on("pageerror", lambda error: problems.append(f"{tab.url}: {error}"))
     yield tab, problems
     context.close()
+    live_server.wait_until_idle()

@@ -40,6 +40,16 @@ WITHIN_SECONDS = 1.0
 
 
 @pytest.fixture(autouse=True)
+def _no_app_server_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These streams are read on the test's own event loop, as in a process with no app server:
+    a browser test's server, still running in its thread, must not be taken for this process's
+    (backgammon.live publishes on the app server's loop, which serves the streams there)."""
+    from backgammon import live
+
+    monkeypatch.setattr(live, "_server_loop", None)
+
+
+@pytest.fixture(autouse=True)
 def _let_go_of_request_connections() -> Iterator[None]:
     """The async test client keeps each request's database connection open (for the test's
     transaction), in the request's own thread, which is gone after: collect them, so they close
