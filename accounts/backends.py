@@ -8,6 +8,18 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
+from gamesite.kept import kept
+
+__all__ = ["CaseInsensitiveModelBackend", "signed_in_user_key"]
+
+# The signed-in user is read on every request; a minute at most, forgotten when the user or
+# their profile is saved (accounts/signals.py), so a password change or a deactivation counts at once.
+SIGNED_IN_USER_SECONDS = 60
+
+
+def signed_in_user_key(user_id: Any) -> str:
+    return f"accounts:user:{user_id}"
+
 
 class CaseInsensitiveModelBackend(ModelBackend):
     """ModelBackend with case-blind userids, and the profile read with the user."""
@@ -27,5 +39,7 @@ class CaseInsensitiveModelBackend(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         """The signed-in user of a request, with the profile every page reads in the same query."""
         User = get_user_model()
-        user = User._default_manager.select_related("profile").filter(pk=user_id).first()
+        user = kept(signed_in_user_key(user_id),
+                    lambda: User._default_manager.select_related("profile").filter(pk=user_id).first(),
+                    SIGNED_IN_USER_SECONDS)
         return user if user is not None and self.user_can_authenticate(user) else None

@@ -21,6 +21,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.models import Profile, Vacation
+from gamesite.kept import kept
 
 __all__ = [
     "Interval",
@@ -33,6 +34,8 @@ __all__ = [
     "vacation_interval",
     "vacation_until",
     "vacations_changed",
+    "vacations_end",
+    "vacations_end_key",
 ]
 
 Interval = tuple[datetime, datetime]
@@ -60,6 +63,23 @@ def paused_intervals(user_id: int, since: datetime) -> list[Interval]:
     first_day = timezone.localtime(since).date() - timedelta(days=366)
     vacations = Vacation.objects.filter(user_id=user_id, start__gte=first_day).order_by("start")
     return [span for span in map(vacation_interval, vacations) if span[1] > since]
+
+
+def vacations_end_key(user_id: Any) -> str:
+    return f"accounts:vacations-end:{user_id}"
+
+
+def vacations_end(user_id: int) -> datetime | None:
+    """When the last of the player's vacations ends (None: they have none booked). Every game
+    page's clock asks whether the player to act is away; kept (gamesite.kept), forgotten when a
+    vacation is booked or cancelled (accounts/signals.py). For showing only: the deadlines
+    themselves are worked out from ``paused_intervals``."""
+
+    def stored() -> datetime | None:
+        last = Vacation.objects.filter(user_id=user_id).order_by("-start").first()
+        return None if last is None else vacation_interval(last)[1]
+
+    return kept(vacations_end_key(user_id), stored, 3600)
 
 
 def clock_end(start: datetime, running: timedelta, paused: Iterable[Interval]) -> datetime:

@@ -24,6 +24,14 @@ class BackgammonConfig(AppConfig):
 
         worker_tick.connect(prune_tick, dispatch_uid="backgammon-task-pruning")
 
+        from backgammon.models import Game, GameNote
+        from backgammon.services.notes import note_key
+        from backgammon.services.queries import forget_awaiting_counts
+        from gamesite.kept import forget_when_changed
+
+        forget_when_changed(Game, forget_awaiting_counts, "awaiting-counts")
+        forget_when_changed(GameNote, lambda note: [note_key(note.game_id, note.author_id)], "game-notes")
+
 
 def _auto_match_tick(**_: object) -> None:
     # Pairs what a request's own pairing skipped (another run held the requests' locks then).

@@ -6,14 +6,24 @@ from collections.abc import Iterable
 from typing import Any
 
 from backgammon import signals
+from gamesite.kept import forget_when_changed, kept
 
 __all__ = ["bot_user_ids", "connect"]
 
+_BOT_IDS_KEY = "bots:user-ids"
 
-def bot_user_ids(user_ids: Iterable[int]) -> set[int]:
+
+def _all_bot_ids() -> frozenset[int]:
+    # Every action asks whether a player is a bot (their clock, and who moves next), and the
+    # answer almost never changes: the few bots' ids are kept (gamesite.kept).
     from bots.models import Bot
 
-    return set(Bot.objects.filter(user_id__in=list(user_ids)).values_list("user_id", flat=True))
+    return frozenset(kept(_BOT_IDS_KEY, lambda: frozenset(Bot.objects.values_list("user_id", flat=True)), 300))
+
+
+def bot_user_ids(user_ids: Iterable[int]) -> set[int]:
+    bots = _all_bot_ids()
+    return {user_id for user_id in user_ids if user_id in bots}
 
 
 def _on_game_changed(*, game_id: int, action_number: int, actor_id: int | None, **_: Any) -> None:
@@ -39,6 +49,9 @@ def _on_worker_tick(**_: Any) -> None:
 
 
 def connect() -> None:
+    from bots.models import Bot
+
+    forget_when_changed(Bot, lambda _bot: [_BOT_IDS_KEY], "bot-ids")
     signals.game_changed.connect(_on_game_changed, dispatch_uid="bots-game-changed")
     signals.challenge_created.connect(_on_challenge_created, dispatch_uid="bots-challenge-created")
     signals.worker_tick.connect(_on_worker_tick, dispatch_uid="bots-worker-tick")

@@ -156,9 +156,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # more than a whole poll. With CONN_HEALTH_CHECKS a lent connection is checked first, so
     # after a database restart the pool replaces what broke. 0 turns the pool off. Mind
     # PostgreSQL's max_connections: web processes × this, plus the workers (README, Deploying).
-    # Sized for the WEB_THREADS (4) that serve pages in each process, plus the live streams'
-    # brief sign-in checks.
-    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 6)
+    # Sized for the WEB_THREADS (1) that serve pages in each process, plus the live streams'
+    # brief sign-in checks, plus one spare.
+    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 3)
     if DATABASE_POOL_SIZE > 0 and DATABASES["default"]["CONN_MAX_AGE"] == 0:
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": 1,
@@ -199,6 +199,9 @@ if REDIS_URL:
         }
     }
     DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+elif env_bool("CACHE_IN_PROCESS", False):
+    # One process only (the test suite, which clears it before each test): nothing is shared.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
     CACHES = {
         "default": {
@@ -211,6 +214,11 @@ else:
 # (gamesite.sessions: cached_db, the cached copy kept a few minutes). Without Redis the cache is
 # the database itself, where a cache in front of the session table would only add a query.
 SESSION_ENGINE = "gamesite.sessions" if REDIS_URL else "django.contrib.sessions.backends.db"
+# Small answers asked on almost every request (the signed-in user, the menu counts, is this
+# player a bot) kept in the cache and forgotten when their rows change (gamesite/kept.py).
+# On with Redis (or the one process's own cache); against the database cache it would replace a
+# query by a query.
+KEPT_ANSWERS = env_bool("KEPT_ANSWERS", CACHES["default"]["BACKEND"] != "django.core.cache.backends.db.DatabaseCache")
 SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 300)
 
 # Live updates (backgammon.live): a game's change is published to the pages open on it through a

@@ -26,9 +26,15 @@ TEST_ENVIRONMENT = {
     # for the test's transaction, so a pool would run dry. The app servers the suite starts as
     # processes of their own (two servers, the database restart) run with the pool, as in production.
     "DATABASE_POOL_SIZE": "0",
+    # The cache in this process's memory, cleared before each test (tests/conftest.py), so the
+    # kept answers (gamesite/kept.py) work as with Redis in production and every test also checks
+    # that what changes an answer forgets it.
+    "CACHE_IN_PROCESS": "1",
 }
-# What those app-server processes get instead of the value above.
-SERVER_POOL_SIZE = "6"
+# What the app servers the suite starts as processes of their own (two servers, the database
+# restart) get instead: the pool, as in production, and a cache they share (Redis where the
+# test gives REDIS_URL, else the database): one process's memory is no cache for several.
+SERVER_ENVIRONMENT = {"DATABASE_POOL_SIZE": "3", "CACHE_IN_PROCESS": "0"}
 
 for _name, _value in TEST_ENVIRONMENT.items():
     os.environ.setdefault(_name, _value)

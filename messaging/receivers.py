@@ -75,3 +75,9 @@ def connect() -> None:
     signals.challenge_created.connect(_on_challenge_created, dispatch_uid="messaging-challenge-created")
     signals.game_viewed.connect(_on_game_viewed, dispatch_uid="messaging-game-viewed")
     message_sent.connect(_on_message_sent, dispatch_uid="messaging-live-status")
+
+    from gamesite.kept import forget_when_changed
+    from messaging.models import Message
+    from messaging.services import unread_key
+
+    forget_when_changed(Message, lambda message: [unread_key(message.recipient_id)], "unread-counts")

@@ -19,6 +19,7 @@ from django_ratelimit.core import is_ratelimited
 
 from accounts.relations import either_ignores
 from backgammon.services import Refusal, Rejected
+from gamesite.kept import forget, kept
 from messaging.models import BODY_MAX, SUBJECT_MAX, Message
 from messaging.signals import message_sent
 
@@ -38,6 +39,7 @@ __all__ = [
     "reply_draft",
     "sent_box",
     "unread_count",
+    "unread_key",
 ]
 
 NOT_DELIVERED = "That player cannot receive your messages."
@@ -159,11 +161,18 @@ def latest_unread(user: Any, count: int = 3) -> list[Message]:
     return list(inbox(user).filter(read_at__isnull=True).order_by("-created_at")[:count])
 
 
+def unread_key(user_id: Any) -> str:
+    return f"messaging:unread:{user_id}"
+
+
 def unread_count(user: Any) -> int:
-    """How many messages in ``user``'s inbox are unread: the header's badge (one indexed count)."""
+    """How many messages in ``user``'s inbox are unread: the header's badge, on every page and
+    every pushed status update. Kept (gamesite.kept): a new or deleted message forgets it
+    (messaging/receivers.py), and so does every reading here."""
     if user is None or not getattr(user, "is_authenticated", False):
         return 0
-    return Message.objects.filter(recipient=user, read_at__isnull=True, deleted_by_recipient=False).count()
+    return kept(unread_key(user.pk), lambda: Message.objects.filter(
+        recipient=user, read_at__isnull=True, deleted_by_recipient=False).count(), 600)
 
 
 def _visible_to(user: Any) -> Q:
@@ -191,6 +200,7 @@ def message_open(*, user: Any, message_id: int) -> Message:
         # Conditional, so two tabs opening it at once keep the first reading time.
         now = timezone.now()
         Message.objects.filter(pk=message.pk, read_at__isnull=True).update(read_at=now)
+        forget(unread_key(user.pk))
         message.read_at = now
     return message
 
@@ -213,9 +223,11 @@ def message_mark(*, user: Any, message_id: int, read: bool) -> Message:
 
 def messages_mark_all_read(*, user: Any) -> int:
     """Mark every unread message in ``user``'s inbox read; how many were."""
-    return Message.objects.filter(recipient=user, read_at__isnull=True, deleted_by_recipient=False).update(
+    marked = Message.objects.filter(recipient=user, read_at__isnull=True, deleted_by_recipient=False).update(
         read_at=timezone.now()
     )
+    forget(unread_key(user.pk))
+    return marked
 
 
 def message_delete(*, user: Any, message_id: int) -> None:
@@ -226,6 +238,7 @@ def message_delete(*, user: Any, message_id: int) -> None:
     message = message_visible(user=user, message_id=message_id)
     if message.recipient_id == user.pk:
         Message.objects.filter(pk=message.pk).update(deleted_by_recipient=True)
+        forget(unread_key(user.pk))
     else:
         Message.objects.filter(pk=message.pk).update(deleted_by_sender=True)
 
@@ -241,6 +254,8 @@ def message_report(*, user: Any, message_id: int) -> Message:
 
 def game_messages_mark_read(*, user: Any, game_id: int) -> int:
     """The game page shows its moves' messages: reading it reads them in the inbox too."""
+    if unread_count(user) == 0:
+        return 0  # the usual case, answered by the kept count: nothing unread anywhere
     unread = Message.objects.filter(
         recipient=user, game_id=game_id, read_at__isnull=True, deleted_by_recipient=False
     ).exclude(kind=Message.Kind.MESSAGE)
@@ -249,7 +264,9 @@ def game_messages_mark_read(*, user: Any, game_id: int) -> int:
     ids = list(unread.values_list("pk", flat=True)[:100])
     if not ids:
         return 0
-    return Message.objects.filter(pk__in=ids, read_at__isnull=True).update(read_at=timezone.now())
+    marked = Message.objects.filter(pk__in=ids, read_at__isnull=True).update(read_at=timezone.now())
+    forget(unread_key(user.pk))
+    return marked
 
 
 def reply_draft(*, user: Any, message_id: int) -> dict[str, Any]:

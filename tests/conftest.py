@@ -86,16 +86,9 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Throttle counters live in the (database) cache: no test may inherit another's.
-
-    Only tests that reach the database have a cache to clear; a transactional test commits its
-    cache rows, so they are cleared after it as well as before.
-    """
-    uses_db = {"db", "transactional_db", "live_server"} & set(request.fixturenames)
-    if uses_db:
-        request.getfixturevalue("transactional_db" if "db" not in uses_db else "db")
-        cache.clear()
+def _clear_cache() -> Iterator[None]:
+    """The cache (this process's memory, gamesite/testenv.py) holds throttle counters and kept
+    answers (gamesite/kept.py): no test may inherit another's, whose rows are rolled back."""
+    cache.clear()
     yield
-    if uses_db:
-        cache.clear()
+    cache.clear()

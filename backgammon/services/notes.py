@@ -11,10 +11,11 @@ from typing import Any
 from django.db import transaction
 
 from backgammon.models import Game, GameNote
+from gamesite.kept import kept
 
 from .refusals import Refusal, Rejected
 
-__all__ = ["NOTE_MAX_LENGTH", "NoteRejected", "game_note_save", "game_note_text"]
+__all__ = ["NOTE_MAX_LENGTH", "NoteRejected", "game_note_save", "game_note_text", "note_key"]
 
 NOTE_MAX_LENGTH = GameNote.MAX_LENGTH
 NO_SUCH_GAME = "There is no such game."
@@ -25,10 +26,19 @@ class NoteRejected(Rejected):
     """A note that may not be saved; the stored note is unchanged."""
 
 
+def note_key(game_id: Any, author_id: Any) -> str:
+    return f"backgammon:note:{game_id}:{author_id}"
+
+
 def game_note_text(*, game: Game, author: Any) -> str:
-    """The author's note on ``game`` ("" if none); never anyone else's."""
-    found = GameNote.objects.filter(game=game, author_id=author.pk).values_list("text", flat=True).first()
-    return found or ""
+    """The author's note on ``game`` ("" if none); never anyone else's. Every view of the game
+    by a player shows it: kept, forgotten when the note is saved or removed (backgammon/apps.py)."""
+
+    def stored() -> str:
+        found = GameNote.objects.filter(game=game, author_id=author.pk).values_list("text", flat=True).first()
+        return found or ""
+
+    return kept(note_key(game.pk, author.pk), stored, 3600)
 
 
 def _checked_text(text: str) -> str:

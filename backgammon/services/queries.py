@@ -8,8 +8,11 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from backgammon.models import Challenge, Game
+from gamesite.kept import kept
 
-__all__ = ["StatusLists", "games_awaiting", "games_awaiting_count", "next_game_for", "status_lists"]
+__all__ = [
+    "StatusLists", "forget_awaiting_counts", "games_awaiting", "games_awaiting_count", "next_game_for", "status_lists",
+]
 
 RECENT_FINISHED = 10
 
@@ -19,8 +22,18 @@ def games_awaiting(user: Any) -> QuerySet[Game]:
     return Game.objects.filter(actor=user, status=Game.Status.ACTIVE).order_by("deadline", "pk")
 
 
+def awaiting_count_key(user_id: Any) -> str:
+    return f"backgammon:awaiting:{user_id}"
+
+
 def games_awaiting_count(user: Any) -> int:
-    return games_awaiting(user).count()
+    """The PLAY menu's count, which every page and every pushed status update asks for: kept
+    (gamesite.kept), forgotten for both players whenever a game row is saved."""
+    return kept(awaiting_count_key(user.pk), lambda: games_awaiting(user).count(), 600)
+
+
+def forget_awaiting_counts(game: Game) -> list[str]:
+    return [awaiting_count_key(player_id) for player_id in (game.black_id, game.white_id) if player_id]
 
 
 def next_game_for(user: Any) -> Game | None:

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from django import template
 from django.utils import timezone
 
-from accounts.vacations import vacation_until
+from accounts.vacations import vacation_until, vacations_end
 from backgammon.models import Game
 from backgammon.services.clocks import paused_for
 
@@ -44,7 +44,9 @@ def time_left_words(game: Game, now: datetime | None = None, suffix: str = "") -
     words = duration_words(max(game.deadline - now, timedelta(0))) + suffix
     # When the clock runs again: the vacation's end, or sooner where a ladder or tournament
     # lets only part of a vacation pause its games (then say so: the player is still away).
-    back = next((end for start, end in paused_for(game, game.actor_id, now) if start <= now), None)
+    away = vacations_end(game.actor_id)  # kept: most players never book one
+    pauses = paused_for(game, game.actor_id, now) if away is not None and away > now else []
+    back = next((end for start, end in pauses if start <= now), None)
     if back is not None:
         day, name = timezone.localtime(back), game.actor.get_username()
         away_until = vacation_until(game.actor_id, now)

@@ -30,7 +30,7 @@ from backgammon.move_records import logged_actions, mat_text
 from backgammon.services import ActionRejected, Refusal, game_apply_action
 from backgammon.services.notes import NOTE_MAX_LENGTH, game_note_text
 from backgammon.signals import game_viewed
-from backgammon.views.access import visible_game_or_404
+from backgammon.views.access import known_actor, visible_game_or_404
 from backgammon.views.lobby import next_game_url
 
 __all__ = ["game", "game_act", "game_mat", "game_poll"]
@@ -81,6 +81,8 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
         "self_url": link(page.steps_text, page.swap),
         "confirm_double_url": f"{link('', False)}?{urlencode({'confirm': 'double'})}",
         "confirm_submit_url": _with_query(link(page.steps_text, page.swap), confirm="submit"),
+        # Every form of the turn posts here: one reverse() rather than one per form.
+        "act_url": reverse("backgammon:game_act", args=[page.game.pk]),
     }
     if page.is_player:
         # The player's own note and privacy wish: never anyone else's (services.notes).
@@ -174,7 +176,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     url = reverse("backgammon:game", args=[the_game.pk])
     if _wants_region(request):
         # The region is all that changed: no redirect and no second request for a whole page.
-        _known_actor(the_game)
+        known_actor(the_game)
         _viewed(request, the_game)
         return replace_url(_render(request, _page(request, the_game), partial=True), url)
     return _go(request, url)
@@ -196,12 +198,6 @@ def _refused(request: HttpRequest, game_id: int, expected: int, refusal: ActionR
 def _wants_region(request: HttpRequest) -> bool:
     htmx = getattr(request, "htmx", None)
     return bool(htmx) and not htmx.boosted
-
-
-def _known_actor(game: Game) -> None:
-    """The player to act is one of the two already read: no query for the page's "To act" line."""
-    if game.actor_id is not None:
-        game.actor = game.black if game.actor_id == game.black_id else game.white
 
 
 def _go(request: HttpRequest, url: str) -> HttpResponse:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from gamesite.testenv import SERVER_POOL_SIZE
+from gamesite.testenv import SERVER_ENVIRONMENT
 
 ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["OwnPostgres", "SiteServer", "free_port", "own_postgres", "run_manage"]
@@ -96,7 +96,8 @@ def own_postgres() -> Iterator[OwnPostgres]:
 
 
 def run_manage(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DATABASE_URL": database_url}
+    """A management command against that cluster, with the app servers' settings (their cache)."""
+    env = {**os.environ, "DATABASE_URL": database_url, **SERVER_ENVIRONMENT}
     return subprocess.run([sys.executable, "manage.py", *args], check=False, cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
 
@@ -110,8 +111,7 @@ class SiteServer:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
         env = {**os.environ, "DATABASE_URL": database_url, "WEB_CONCURRENCY": "3",
-               "GUNICORN_BIND": f"127.0.0.1:{self.port}", "DATABASE_POOL_SIZE": SERVER_POOL_SIZE,
-               **environment}
+               "GUNICORN_BIND": f"127.0.0.1:{self.port}", **SERVER_ENVIRONMENT, **environment}
         command = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "gamesite.asgi:application"]
         self._log = log_path.open("wb")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self._log,

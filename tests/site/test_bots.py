@@ -259,3 +259,22 @@ def test_the_new_game_page_offers_the_computer_and_its_challenge_is_accepted(
     assert response.status_code == 302
     challenge = Challenge.objects.get(challenger=alice)
     assert challenge.status == Challenge.Status.ACCEPTED
+
+
+def test_who_is_a_bot_is_kept_in_the_cache_and_forgotten_when_a_bot_is_added_or_removed() -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from bots.receivers import bot_user_ids
+
+    easy = bot("gnubg-easy")
+    human = get_user_model().objects.create_user("carol", password="x")
+    assert bot_user_ids([easy.pk, human.pk]) == {easy.pk}
+    with CaptureQueriesContext(connection) as asked:
+        assert bot_user_ids([easy.pk, human.pk]) == {easy.pk}
+    assert not [q for q in asked.captured_queries if "bots_bot" in q["sql"]]  # the cache answered
+
+    added = Bot.objects.create(user=human, strength=Bot.Strength.EASY)
+    assert bot_user_ids([easy.pk, human.pk]) == {easy.pk, human.pk}
+    added.delete()
+    assert bot_user_ids([easy.pk, human.pk]) == {easy.pk}

@@ -42,7 +42,10 @@ def small_limit(settings: Any) -> None:
 
 
 def make_member(user: Any) -> None:
-    Profile.objects.filter(user=user).update(is_member=True)
+    # As an operator does in Django admin: a save, which the kept copy of the user hears.
+    profile = Profile.objects.get(user=user)
+    profile.is_member = True
+    profile.save(update_fields=["is_member"])
     user.refresh_from_db()
 
 

@@ -67,12 +67,20 @@ def test_the_count_answers_204_while_unchanged_and_both_counts_when_changed(
     assert alice_client.get(reverse(COUNT), {"n": "1"}).status_code == 204
 
 
-def test_the_count_costs_one_query_of_its_own(alice_client: Client, alice: Any) -> None:
-    alice_client.get(reverse(COUNT), {"n": "0"})  # the session is warm
-    with CaptureQueriesContext(connection) as queries:
-        assert alice_client.get(reverse(COUNT), {"n": "0"}).status_code == 204
-    games = [query["sql"] for query in queries if "backgammon_" in query["sql"]]
-    assert len(games) == 1
+def test_the_count_is_kept_until_a_game_of_the_player_changes(
+    monkeypatch: pytest.MonkeyPatch, alice_client: Client, alice: Any, bob: Any
+) -> None:
+    def games_queries() -> list[str]:
+        with CaptureQueriesContext(connection) as queries:
+            alice_client.get(reverse(COUNT), {"n": "0"})
+        return [query["sql"] for query in queries if "backgammon_" in query["sql"]]
+
+    assert len(games_queries()) == 1  # counted once
+    assert games_queries() == []  # then kept (gamesite.kept): every page and status event asks
+    scripted_dice(monkeypatch).then((3, 1))
+    start_game(alice, bob, "BX")  # a game saved: both players' counts are forgotten
+    assert len(games_queries()) == 1
+    assert alice_client.get(reverse(COUNT), {"n": "1"}).status_code == 204
 
 
 def test_a_visitor_is_told_to_stop_asking(client: Client, db: None) -> None:

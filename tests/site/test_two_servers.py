@@ -32,7 +32,7 @@ from backgammon.engine.dice import roll_at
 from backgammon.engine.match import Phase
 from backgammon.engine.notation import format_play
 from backgammon.models import Game
-from gamesite.testenv import SERVER_POOL_SIZE
+from gamesite.testenv import SERVER_ENVIRONMENT
 from tests.e2e.asgi_server import TEST_REDIS_URL, free_port
 from tests.e2e.scenes import session_cookie
 from tests.site.gamebuilder import start_game
@@ -61,7 +61,7 @@ def two_servers() -> Iterator[tuple[AppServer, AppServer]]:
     prefix = f"two-servers-{uuid.uuid4().hex[:12]}"
     env = {**os.environ, "DATABASE_URL": test_database_url(), "REDIS_URL": _servers_redis_url(),
            "CHANNEL_PREFIX": prefix, "DATABASE_CONN_MAX_AGE": "0", "LOG_LEVEL": "WARNING",
-           "DATABASE_POOL_SIZE": SERVER_POOL_SIZE}
+           **SERVER_ENVIRONMENT}
     servers = []
     for _ in range(2):
         port = free_port()

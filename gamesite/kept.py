@@ -1,0 +1,71 @@
+"""Answers kept in the shared cache and forgotten when the rows behind them change.
+
+The pages ask a few small questions on almost every request (is this player a bot, has the
+player to act a vacation, a player's note on this game, how many messages and games wait for
+them) whose answers change seldom. Each is kept under its own key (Redis in production) and
+forgotten by whatever changes it: a model's post_save and post_delete through
+``forget_when_changed``, and ``forget`` for writes that send no signal (``QuerySet.update``).
+
+``forget`` deletes the key at once and again when the transaction commits, so a reader that
+kept the old answer in between is corrected; an answer read inside a transaction is kept only
+once that transaction commits (it may yet roll back); every key also has a time limit, for
+writes no code of ours sees (a data migration, SQL by hand). So an answer is at most a few
+seconds stale, and only when a reader races a writer: these are for showing and routing, and
+the rules (deadlines, moves) read the database.
+
+``KEPT_ANSWERS`` (on with REDIS_URL) turns it on: when the cache is the database itself a
+cached answer would only replace a query by a query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, models, transaction
+from django.db.models.signals import post_delete, post_save
+
+__all__ = ["forget", "forget_when_changed", "kept"]
+
+T = TypeVar("T")
+_MISSING = object()
+
+
+def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
+    """The answer kept under ``key``, or ``compute()``'s, kept for ``seconds``."""
+    if not settings.KEPT_ANSWERS:
+        return compute()
+    value = cache.get(key, _MISSING)
+    if value is _MISSING:
+        value = compute()
+        if _in_a_transaction():
+            transaction.on_commit(lambda: cache.set(key, value, seconds))
+        else:
+            cache.set(key, value, seconds)
+    return value  # type: ignore[return-value]
+
+
+def _in_a_transaction() -> bool:
+    # A test's own wrapping transaction (Django's TestCase marks it) is not one: it never
+    # commits, and the code under test runs as if outside any.
+    return any(not getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
+
+
+def forget(*keys: str) -> None:
+    """Drop the answers under ``keys``: now, and once the current transaction has committed."""
+    if not keys or not settings.KEPT_ANSWERS:
+        return
+    cache.delete_many(keys)
+    transaction.on_commit(lambda: cache.delete_many(keys))
+
+
+def forget_when_changed(model: type[models.Model], keys_of: Callable[[Any], Iterable[str]], name: str) -> None:
+    """Forget ``keys_of(row)`` whenever a row of ``model`` is saved or deleted."""
+
+    def on_change(*, instance: Any, **_: Any) -> None:
+        forget(*keys_of(instance))
+
+    post_save.connect(on_change, sender=model, weak=False, dispatch_uid=f"kept-{name}-saved")
+    post_delete.connect(on_change, sender=model, weak=False, dispatch_uid=f"kept-{name}-deleted")

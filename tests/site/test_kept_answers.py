@@ -1,0 +1,134 @@
+"""Answers kept in the cache (gamesite/kept.py) are forgotten by everything that changes them.
+
+The suite's cache is this process's memory, so these run as with Redis in production: a kept
+answer costs no query, and each write below must make the next answer fresh.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import Profile
+from backgammon.services.notes import game_note_save, game_note_text
+from gamesite.kept import forget, kept
+from messaging.models import Message
+from messaging.services import (
+    game_messages_mark_read,
+    message_delete,
+    message_open,
+    message_send,
+    messages_mark_all_read,
+    unread_count,
+)
+from tests.site.gamebuilder import scripted_dice, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def queries_on(table: str, call: Any) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    return len([query for query in queries.captured_queries if table in query["sql"]])
+
+
+def test_an_answer_read_inside_a_transaction_is_kept_only_once_it_commits(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False) as waiting, transaction.atomic():
+        assert kept("test:answer", lambda: 1, 60) == 1
+    assert kept("test:answer", lambda: 2, 60) == 2  # rolled back, as far as the cache knows
+    for callback in waiting:
+        callback()  # the commit
+    assert kept("test:answer", lambda: 3, 60) == 1
+    forget("test:answer")
+    assert kept("test:answer", lambda: 4, 60) == 4
+
+
+def test_the_unread_count_is_kept_and_every_way_of_reading_or_deleting_forgets_it(alice: Any, bob: Any) -> None:
+    assert unread_count(bob) == 0
+    assert queries_on("messaging_message", lambda: unread_count(bob)) == 0
+    first = message_send(sender=alice, to="bob", body="one")
+    second = message_send(sender=alice, to="bob", body="two")
+    third = message_send(sender=alice, to="bob", body="three")
+    assert unread_count(bob) == 3  # each new message forgot the count
+    message_open(user=bob, message_id=first.pk)
+    assert unread_count(bob) == 2
+    message_delete(user=bob, message_id=second.pk)
+    assert unread_count(bob) == 1
+    Message.objects.filter(pk=third.pk).update(read_at=None)  # (an UPDATE no code of ours makes)
+    messages_mark_all_read(user=bob)
+    assert unread_count(bob) == 0
+
+
+def test_a_game_view_with_nothing_unread_asks_the_database_nothing(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "BX")
+    unread_count(bob)
+    assert queries_on("messaging_message", lambda: game_messages_mark_read(user=bob, game_id=game.pk)) == 0
+    Message.objects.create(sender=alice, recipient=bob, kind=Message.Kind.MOVE, body="gl", game=game)
+    assert game_messages_mark_read(user=bob, game_id=game.pk) == 1
+    assert unread_count(bob) == 0
+
+
+def test_a_note_is_kept_and_a_save_or_removal_forgets_it(monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any) -> None:
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "BX")
+    assert game_note_text(game=game, author=alice) == ""
+    assert queries_on("backgammon_gamenote", lambda: game_note_text(game=game, author=alice)) == 0
+    game_note_save(game_id=game.pk, author=alice, text="prime early")
+    assert game_note_text(game=game, author=alice) == "prime early"
+    assert game_note_text(game=game, author=bob) == ""  # never anyone else's
+    game_note_save(game_id=game.pk, author=alice, text="")
+    assert game_note_text(game=game, author=alice) == ""
+
+
+def test_the_kept_signed_in_user_is_forgotten_when_deactivated_or_the_password_changes(
+    alice: Any, bob: Any, client_for: Any
+) -> None:
+    status = reverse("backgammon:status")
+    alice_client: Client = client_for(alice)
+    assert alice_client.get(status).status_code == 200
+    count = reverse("backgammon:play_count")
+    assert queries_on("auth_user", lambda: alice_client.get(count, {"n": "0"})) == 0  # kept
+    alice.is_active = False
+    alice.save()
+    assert alice_client.get(status).status_code == 302  # to the log-in page, at once
+
+    bob_client: Client = client_for(bob)
+    assert bob_client.get(status).status_code == 200
+    bob.set_password("a-new-password-4321")
+    bob.save()
+    assert bob_client.get(status).status_code == 302  # the old session no longer matches
+
+
+def test_a_profile_change_shows_at_once(alice: Any, client_for: Any) -> None:
+    alice_client: Client = client_for(alice)
+    alice_client.get(reverse("accounts:profile"))
+    profile = Profile.objects.get(user=alice)
+    profile.is_member = True
+    profile.save(update_fields=["is_member"])  # as Django admin saves it
+    page = " ".join(alice_client.get(reverse("accounts:profile")).content.decode().split())
+    assert "<dt>Membership</dt><dd>Member</dd>" in page
+
+
+def test_with_redis_down_every_answer_is_asked_of_the_database(alice: Any, client_for: Any, settings: Any) -> None:
+    from tests.e2e.asgi_server import free_port
+
+    settings.CACHES = {"default": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
+        "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
+    }}
+    alice_client: Client = client_for(alice)
+    assert kept("test:answer", lambda: 7, 60) == 7
+    answer = alice_client.get(reverse("backgammon:play_count"), {"n": "-1"})
+    assert answer.status_code == 200  # still signed in: a visitor is answered 286
+    assert unread_count(alice) == 0
