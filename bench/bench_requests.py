@@ -196,6 +196,18 @@ def _key(label: str) -> str:
     return re.sub(r" \(\d+\+ actions\)", "", label)
 
 
+def _cache_words() -> str:
+    from django.conf import settings
+
+    backend = settings.CACHES["default"]["BACKEND"]
+    if "redis" in backend.lower():
+        return ("Redis (REDIS_URL), as in production: sessions cached_db, kept answers on, live updates "
+                "published through Redis from a loop made per publication (an app server uses its own)")
+    if "locmem" in backend:
+        return "this process's memory (CACHE_IN_PROCESS, as the test suite), kept answers on, sessions in the database"
+    return "the database (no REDIS_URL, CACHE_IN_PROCESS=0): kept answers off, sessions in the database"
+
+
 def _report(figures: dict[str, tuple[float, float, int]], before: dict[str, list[float]]) -> str:
     head = "| request | queries | median ms | p95 ms |"
     rule = "| --- | --- | --- | --- |"
@@ -214,7 +226,7 @@ def _report(figures: dict[str, tuple[float, float, int]], before: dict[str, list
     return "\n".join([
         "# Each request's server cost (bench/bench_requests.py)",
         "",
-        (f"Cache and sessions: {'Redis (REDIS_URL), sessions cached_db' if os.environ.get('REDIS_URL') else 'the database (no REDIS_URL)'}."),
+        f"Cache: {_cache_words()}.",
         "",
         (f"{date.today().isoformat()}, {platform.node()}, {os.cpu_count()} cores, load average "
          f"{os.getloadavg()[0]:.2f}, Python {platform.python_version()}, PostgreSQL on 127.0.0.1, "

@@ -7,13 +7,16 @@
    Every player gets a signed-in session, so the run measures play, not password hashing
    (a few players still log in through the form: the "log in" rows).
 2. Starts the app server the production way (BENCH_SERVER, default: gunicorn with
-   deploy/gunicorn.conf.py, 4 uvicorn workers on the ASGI application, so open pages wait on
+   deploy/gunicorn.conf.py, 4 uvicorn workers of one page thread each on the ASGI application, so open pages wait on
    their /live/ stream; BENCH_PUSH=0 makes the players poll instead) and the task worker, with DEBUG off and the production settings, and a private Redis for the cache
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
 3. Measures, with locust headless (bench/web/locustfile.py):
+   - first, once the seeded tables are vacuumed and the machine is calm, each request's server
+     time on the wire: one client, one request at a time, playing seeded games through the
+     pages (bench/web/wire.py);
    - the ceiling: the same server's throughput on a trivial view (a 404 through the whole
      middleware stack) with 50 users asking without pause;
-   - the cost of each request alone: a handful of players, p50 per endpoint;
+   - a handful of players at a brisk pace, p50 per endpoint;
    - load levels (BENCH_LEVELS, default 200,400,...,1000 players; 5-15 s between actions):
      per endpoint requests/s, p50/p95/p99 and errors, after the ramp-up.
 4. Prints the figures and writes bench/results/web.md with the machine and the load average,
@@ -50,6 +53,9 @@ PYTHON = sys.executable
 
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_site import _bench_database_url, _recreate  # the database set-up is bench_site's
+
+sys.path.insert(0, str(ROOT / "bench" / "web"))
+import wire  # each request's server time, one at a time
 
 LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,400,600,800,1000").split(",")]
 RAMP_SECONDS = int(os.environ.get("BENCH_RAMP_SECONDS", "40"))
@@ -135,6 +141,20 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
             session = client.cookies["sessionid"].value
             out.write(" ".join([user.username, session, *map(str, games[user.pk])]) + "\n")
     return {"players": players, "short games": players // 2, "long matches": long_matches}
+
+
+def _settle() -> None:
+    """VACUUM ANALYZE the freshly seeded tables (as autovacuum would, in the middle of the first
+    measurements otherwise) and wait for the machine to calm down after the seeding."""
+    from django.db import connection
+
+    connection.close()
+    with connection.cursor() as cursor:  # autocommit: VACUUM cannot run in a transaction
+        cursor.execute("VACUUM ANALYZE")
+    connection.close()
+    deadline = time.monotonic() + 60
+    while os.getloadavg()[0] > 1.0 and time.monotonic() < deadline:
+        time.sleep(2)
 
 
 def _start_redis(env: dict[str, str]) -> subprocess.Popen[bytes] | None:
@@ -290,6 +310,7 @@ def main() -> None:
     _manage(env, "collectstatic", "--noinput", "--clear")
     players_file = Path(tempfile.mkstemp(prefix="bench-players-", suffix=".txt")[1])
     seeded = _seed(env, max(LEVELS) + max(LEVELS) % 2, players_file)
+    _settle()
     env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
     redis = _start_redis(env)
     port = _free_port()
@@ -300,13 +321,18 @@ def main() -> None:
     host = f"http://127.0.0.1:{port}"
     report: list[str] = []
     try:
+        print("on the wire: one request at a time (server time per request) ...", flush=True)
+        wire_rows = wire.measure(port, players_file)
+        for label, count, p50, p90 in wire_rows:
+            print(f"  {label:<20} p50 {p50:5.1f} ms  p90 {p90:5.1f} ms  ({count})", flush=True)
+
         print("ceiling: the trivial view, 50 users without pause ...", flush=True)
         ceiling_rows, ceiling_load = _locust(50, "Ceiling", 20, env, host, think="0-0")
         ceiling = sum(r.per_second for r in ceiling_rows if r.name != "Aggregated")
         trivial_p50 = next((r.p50 for r in ceiling_rows if r.name != "Aggregated"), 0.0)
         print(f"  {ceiling:.0f} requests/s (load average {ceiling_load:.2f})", flush=True)
 
-        print("alone: 10 players, 1-2 s between actions (server time per request) ...", flush=True)
+        print("alone: 10 players, 1-2 s between actions ...", flush=True)
         alone, _ = _locust(10, "Player", 60, env, host, think="1-2")
         for r in alone:
             print(f"  {r.name:<14} p50 {r.p50:5.0f} ms  p95 {r.p95:5.0f} ms", flush=True)
@@ -342,9 +368,16 @@ def main() -> None:
             (f"The trivial view (a 404 through the whole middleware stack): {ceiling:.0f} "
             f"requests/s with 50 users asking without pause, p50 {trivial_p50:.0f} ms "
             f"(load average {ceiling_load:.2f})."), "",
-            "## Each request alone (10 players, 1-2 s between actions)", "",
-            ("The p50 here is close to the server time of one request; the last column is its "
-            "cost relative to the trivial view's p50."), "",
+            "## Each request on the wire, one at a time (bench/web/wire.py)", "",
+            ("One client with one keep-alive connection plays seeded short games through the "
+            "pages' links and forms, never two requests at once: each time is the server's time "
+            "for the request plus a loopback round trip, with nothing else competing for the cores."), "",
+            "| request | count | p50 ms | p90 ms |", "|---|---:|---:|---:|",
+            *[f"| {label} | {count} | {p50:.1f} | {p90:.1f} |" for label, count, p50, p90 in wire_rows],
+            "",
+            "## 10 players at a brisk pace (1-2 s between actions)", "",
+            ("Locust itself runs on the same two cores, so these include its own delays; the last "
+            "column is each p50 relative to the trivial view's p50 under the ceiling's load."), "",
             "| endpoint | p50 ms | p95 ms | × trivial |", "|---|---:|---:|---:|",
         ]
         for r in alone:

@@ -26,6 +26,17 @@ from urllib.parse import urlsplit
 import gevent
 import gevent.event
 from locust import FastHttpUser, task
+from page_forms import (  # locust puts this file's folder on the path
+    ACCEPT_RESIGN,
+    CSRF,
+    EXPECTED_NUMBER,
+    MOVE_LINK,
+    ROLL_BUTTON,
+    STEPS,
+    SUBMIT_PLAY,
+    SWAP,
+    TAKE_BUTTON,
+)
 
 THINK_LOW, THINK_HIGH = (float(x) for x in os.environ.get("BENCH_THINK", "5-15").split("-"))
 POLL_SECONDS = float(os.environ.get("BENCH_POLL_SECONDS", "2"))
@@ -35,15 +46,6 @@ SAFETY_POLL_SECONDS = 30.0
 MENU_COUNT_SECONDS = 10.0
 LOGIN_PASSWORD = os.environ.get("BENCH_PASSWORD", "")
 
-EXPECTED_NUMBER = re.compile(r'name="expected_number" value="(\d+)"')
-ROLL_BUTTON = re.compile(r'name="kind" value="roll"')
-MOVE_LINK = re.compile(r'<a class="move" href="([^"]+)"')
-SUBMIT_PLAY = re.compile(r'class="controls__submit".*?name="kind" value="play"', re.DOTALL)
-TAKE_BUTTON = re.compile(r'name="kind" value="take"')
-ACCEPT_RESIGN = re.compile(r'name="kind" value="reject_resign"')
-CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-STEPS = re.compile(r'name="steps" value="([^"]*)"')
-SWAP = re.compile(r'name="swap" value="([^"]*)"')
 # The page's links and forms go through htmx, which says so in this header.
 HTMX = {"HX-Request": "true"}
 

@@ -1,0 +1,19 @@
+"""What the benchmark players read off the game page's HTML: the forms and links a browser would
+use (bench/web/locustfile.py and bench/web/wire.py both play through them)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ACCEPT_RESIGN", "CSRF", "EXPECTED_NUMBER", "MOVE_LINK", "ROLL_BUTTON", "STEPS",
+           "SUBMIT_PLAY", "SWAP", "TAKE_BUTTON"]
+
+EXPECTED_NUMBER = re.compile(r'name="expected_number" value="(\d+)"')
+ROLL_BUTTON = re.compile(r'name="kind" value="roll"')
+MOVE_LINK = re.compile(r'<a class="move" href="([^"]+)"')
+SUBMIT_PLAY = re.compile(r'class="controls__submit".*?name="kind" value="play"', re.DOTALL)
+TAKE_BUTTON = re.compile(r'name="kind" value="take"')
+ACCEPT_RESIGN = re.compile(r'name="kind" value="reject_resign"')
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+STEPS = re.compile(r'name="steps" value="([^"]*)"')
+SWAP = re.compile(r'name="swap" value="([^"]*)"')
