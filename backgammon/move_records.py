@@ -17,10 +17,11 @@ from backgammon.engine.game import GameResult
 from backgammon.engine.match_json import result_from_dict
 from backgammon.engine.matfile import export_mat
 from backgammon.models import Game
+from gamesite.kept import forget, kept
 
 __all__ = [
-    "GameRecord", "LoggedAction", "MoveRow", "earlier_game_records", "game_records", "logged_actions", "mat_text",
-    "result_words",
+    "GameRecord", "LoggedAction", "MoveRow", "earlier_game_records", "forget_logged", "game_records", "logged_actions",
+    "mat_text", "result_words",
 ]
 
 
@@ -61,17 +62,38 @@ _ROW_FIELDS = (
 )
 
 
+# The log up to a given action never changes, so it is kept under the game's action count: each
+# version of a game is shown to both players and to every click of the turn, and read once.
+LOGGED_SECONDS = 3600
+
+
+def logged_key(game_id: int, action_count: int, from_game: int) -> str:
+    return f"backgammon:logged:{game_id}:{action_count}:{from_game}"
+
+
 def logged_actions(game: Game, *, from_game: int = 1) -> list[LoggedAction]:
     """The game's log as the page reads it: the rows' columns alone, no replay; ``from_game``
     leaves out the earlier games of a match (the page reads only the current game's rows).
 
     One query for plain values: a long match has hundreds of rows, and model instances for
-    them would cost more than everything else on the page.
+    them would cost more than everything else on the page. Only the rows up to ``game``'s
+    action count, even when a move has landed since the game was read, so what is kept under
+    that count (gamesite.kept) is that version's log and nothing later.
     """
-    rows = game.actions.order_by("number")
+    key = logged_key(game.pk, game.action_count, from_game)
+    return kept(key, lambda: _read_logged(game, from_game), LOGGED_SECONDS)
+
+
+def _read_logged(game: Game, from_game: int) -> list[LoggedAction]:
+    rows = game.actions.filter(number__lte=game.action_count).order_by("number")
     if from_game > 1:
         rows = rows.filter(game_number__gte=from_game)
     return [_logged(*row) for row in rows.values_list(*_ROW_FIELDS)]
+
+
+def forget_logged(game: Game) -> None:
+    """After the log's facts were rewritten in place (services.consistency's repair)."""
+    forget(*(logged_key(game.pk, game.action_count, number) for number in range(1, game.game_number + 1)))
 
 
 def earlier_game_records(game: Game, names: PerSide[str], *, counts_gammons: bool,

@@ -17,6 +17,7 @@ from backgammon.engine.actions import Action
 from backgammon.engine.errors import EngineError
 from backgammon.engine.match import MatchState, Phase
 from backgammon.models import Game, GameAction
+from backgammon.move_records import forget_logged
 
 from .games import STATE_COLUMNS, _locked_game, write_state_columns
 from .log_facts import FACT_FIELDS, replay_with_facts
@@ -58,6 +59,7 @@ def game_check_state(*, game_id: int, repair: bool = False) -> StateCheck:
             for name, value in row_facts.items():
                 setattr(row, name, value)
         GameAction.objects.bulk_update(rows, FACT_FIELDS, batch_size=500)
+        forget_logged(game)
         check.repaired = True
         return check
 

@@ -87,8 +87,9 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
     if page.is_player:
         # The player's own note and privacy wish: never anyone else's (services.notes).
         side_field = "private_black" if page.viewer is Side.BLACK else "private_white"
-        context |= {"note_text": game_note_text(game=page.game, author=request.user),
-                    "note_max": NOTE_MAX_LENGTH, "my_private_wish": getattr(page.game, side_field)}
+        context["my_private_wish"] = getattr(page.game, side_field)
+        if not partial:  # the note stands outside the game region (game.html)
+            context |= {"note_text": game_note_text(game=page.game, author=request.user), "note_max": NOTE_MAX_LENGTH}
     template = "backgammon/_game.html" if partial else "backgammon/game.html"
     response = render(request, template, context, status=status)
     # The same URL answers htmx with the game region and browsers with the whole page.

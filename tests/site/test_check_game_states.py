@@ -18,6 +18,7 @@ from backgammon.engine.actions import Action
 from backgammon.engine.match import replay
 from backgammon.engine.match_json import state_to_dict
 from backgammon.models import Game, GameAction
+from backgammon.move_records import logged_actions
 from backgammon.services import game_abort
 from tests.site.gamebuilder import act, scripted_dice, start_game
 from tests.site.test_game_state_snapshot import logged, play_randomly, seeded_dice  # noqa: F401
@@ -75,6 +76,7 @@ def test_it_repairs_from_the_replay_with_repair(games: list[Game]) -> None:
     good = [snapshot(bp)[:4], snapshot(br)[5]]
     Game.objects.filter(pk=bp.pk).update(state_data={}, position_id="", phase="roll", dice="")
     GameAction.objects.filter(game=br).update(game_number=7, position_id="", game_result=None)
+    assert {row.game_number for row in logged_actions(br)} == {7}  # the broken log, now kept
 
     out = run("--repair")
 
@@ -83,6 +85,7 @@ def test_it_repairs_from_the_replay_with_repair(games: list[Game]) -> None:
     assert [snapshot(bp)[:4], snapshot(br)[5]] == good
     assert Game.objects.get(pk=bp.pk).state() == replay(bp.rules(), logged(bp))
     assert run() == "2 game(s) checked: 0 mismatched, 0 repaired\n"
+    assert {row.game_number for row in logged_actions(br)} == {1}  # the repair forgot the kept log
 
 
 def test_it_reports_a_log_that_does_not_replay_and_cannot_repair_it(games: list[Game]) -> None:

@@ -15,6 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Profile
+from backgammon.engine.actions import Action
+from backgammon.move_records import logged_actions
 from backgammon.services.notes import game_note_save, game_note_text
 from gamesite.kept import forget, kept
 from messaging.models import Message
@@ -26,7 +28,7 @@ from messaging.services import (
     messages_mark_all_read,
     unread_count,
 )
-from tests.site.gamebuilder import scripted_dice, start_game
+from tests.site.gamebuilder import act, scripted_dice, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +134,22 @@ def test_with_redis_down_every_answer_is_asked_of_the_database(alice: Any, clien
     answer = alice_client.get(reverse("backgammon:play_count"), {"n": "-1"})
     assert answer.status_code == 200  # still signed in: a visitor is answered 286
     assert unread_count(alice) == 0
+
+
+def test_a_games_log_is_read_once_per_version_and_never_past_the_version_asked_for(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1))
+    seen = start_game(alice, bob, "BX", match_length=0)  # alice won the opening roll: her turn
+    first = logged_actions(seen)
+    assert queries_on("backgammon_gameaction", lambda: logged_actions(seen)) == 0  # kept
+    # A move lands after this page read the game: its version's log stays as it was.
+    moved = act(seen, alice, Action.play(((8, 5), (6, 5))))
+    assert queries_on("backgammon_gameaction", lambda: logged_actions(seen)) == 0
+    assert logged_actions(seen) == first
+    forget(f"backgammon:logged:{seen.pk}:{seen.action_count}:1")
+    assert logged_actions(seen) == first  # read again: still only the rows up to its count
+    # The new version is read afresh, with the move.
+    fresh = logged_actions(moved)
+    assert fresh[:len(first)] == first and "8/5 6/5" in [row.notation for row in fresh[len(first):]]
+    assert [row.number for row in fresh][-1] == moved.action_count > seen.action_count
