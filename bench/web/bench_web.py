@@ -18,7 +18,8 @@
      middleware stack) with 50 users asking without pause;
    - a handful of players at a brisk pace, p50 per endpoint;
    - load levels (BENCH_LEVELS, default 200,400,...,1000 players; 5-15 s between actions):
-     per endpoint requests/s, p50/p95/p99 and errors, after the ramp-up.
+     per endpoint requests/s, p50/p95/p99 and errors, after the ramp-up, and the cores each
+     part used (app servers, PostgreSQL, Redis, the worker and locust itself: cpu_share.py).
 4. Prints the figures and writes bench/results/web.md with the machine and the load average,
    and the largest number of players held with p95 under 100 ms on every endpoint and no error.
 
@@ -44,6 +45,7 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +57,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_site import _bench_database_url, _recreate  # the database set-up is bench_site's
 
 sys.path.insert(0, str(ROOT / "bench" / "web"))
+import cpu_share  # where the cores went during a level
 import wire  # each request's server time, one at a time
 
 LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,400,600,800,1000").split(",")]
@@ -134,6 +137,11 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
                             time_limit=timedelta(days=3), rated=True)
         games[black.pk].append(short.pk)
         games[white.pk].append(short.pk)
+    # The seeded history queued a your-turn notice for each turn it passed: thousands of tasks
+    # for moves nobody made, which the worker would be working through during the measurements.
+    from django_tasks_db.models import DBTaskResult
+
+    DBTaskResult.objects.all().delete()
     with players_file.open("w", encoding="utf-8") as out:
         for user in users:
             client = Client()
@@ -337,17 +345,20 @@ def main() -> None:
         for r in alone:
             print(f"  {r.name:<14} p50 {r.p50:5.0f} ms  p95 {r.p95:5.0f} ms", flush=True)
 
-        levels: list[tuple[int, list[Row], float]] = []
+        levels: list[tuple[int, list[Row], float, dict[str, float]]] = []
+        processes = {"app servers": server.pid, "task worker": worker.pid, "Redis": redis.pid if redis else None}
         best = 0
         for players in LEVELS:
             print(f"{players} players, 5-15 s between actions ...", flush=True)
-            rows, load = _locust(players, "Player", MEASURE_SECONDS, env, host)
-            levels.append((players, rows, load))
+            (rows, load), cores = cpu_share.measured(
+                partial(_locust, players, "Player", MEASURE_SECONDS, env, host), processes)
+            levels.append((players, rows, load, cores))
             total = next((r for r in rows if r.name == "Aggregated"), None)
             worst = max((r.p95 for r in rows if r.name not in {"Aggregated", *SLOW_ON_PURPOSE}), default=0.0)
             errors = sum(r.failures for r in rows if r.name != "Aggregated")
             print(f"  {total.per_second if total else 0:.0f} req/s, worst p95 {worst:.0f} ms, "
                   f"{errors} errors, load average {load:.2f}", flush=True)
+            print(f"  cores used: {cpu_share.words(cores)}", flush=True)
             if not _held(rows):
                 break
             best = players
@@ -383,10 +394,12 @@ def main() -> None:
         for r in alone:
             ratio = r.p50 / trivial_p50 if trivial_p50 else float("nan")
             report.append(f"| {r.name} | {r.p50:.0f} | {r.p95:.0f} | {ratio:.1f} |")
-        for players, rows, load in levels:
+        for players, rows, load, cores in levels:
             report += ["", (f"## {players} players (5-15 s between actions; load average "
                        f"{load:.2f} at the end)"), ""]
             report += _table(rows, ceiling)
+            report += ["", (f"Cores used on average during the level (of {os.cpu_count()}): "
+                       f"{cpu_share.words(cores)}.")]
             missing = _missing_steps(rows)
             if missing:
                 report += ["", f"**Not measured at this level: {', '.join(missing)}** (no player got there)."]

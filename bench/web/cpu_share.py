@@ -1,0 +1,71 @@
+"""Where the machine's cores went during a load level: the app servers, PostgreSQL, Redis, the
+task worker, and locust itself (the load driver shares the cores with what it measures).
+
+CPU seconds per process group, read with psutil (a dependency of locust) before and after the
+level; locust, run to its end with subprocess.run, is counted through the children's resource
+usage.
+"""
+
+from __future__ import annotations
+
+import resource
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+import psutil
+
+T = TypeVar("T")
+
+
+def _tree_seconds(pid: int | None) -> float:
+    if pid is None:
+        return 0.0
+    try:
+        root = psutil.Process(pid)
+        processes = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0.0
+    return sum(_seconds(process) for process in processes)
+
+
+def _seconds(process: psutil.Process) -> float:
+    try:
+        times = process.cpu_times()
+    except psutil.Error:
+        return 0.0
+    return times.user + times.system
+
+
+def _postgres_seconds() -> float:
+    total = 0.0
+    for process in psutil.process_iter(["name"]):
+        if process.info["name"] in ("postgres", "postmaster"):
+            total += _seconds(process)
+    return total
+
+
+def _children_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measured(run: Callable[[], T], groups: dict[str, int | None]) -> tuple[T, dict[str, float]]:
+    """``run()``'s result, and the cores each group used on average while it ran (seconds of
+    CPU per second): ``groups`` names the process trees (app server, worker, Redis) by their
+    root pid; PostgreSQL (every postgres process) and the load driver (``run``'s own waited-for
+    children) are added."""
+    clock = psutil.time.monotonic
+    before = {name: _tree_seconds(pid) for name, pid in groups.items()}
+    before_postgres, before_children, started = _postgres_seconds(), _children_seconds(), clock()
+    result = run()
+    elapsed = max(clock() - started, 1e-9)
+    cores = {name: (_tree_seconds(pid) - before[name]) / elapsed for name, pid in groups.items()}
+    cores["PostgreSQL"] = (_postgres_seconds() - before_postgres) / elapsed
+    cores["locust"] = (_children_seconds() - before_children) / elapsed
+    return result, cores
+
+
+def words(cores: dict[str, float], order: Iterable[str] = ()) -> str:
+    """``app servers 1.10, PostgreSQL 0.20, ...`` (cores), in ``order`` first."""
+    names = [*[name for name in order if name in cores], *[name for name in cores if name not in order]]
+    return ", ".join(f"{name} {cores[name]:.2f}" for name in names)
