@@ -1,11 +1,13 @@
 """Live updates by push: who hears of what, and telling them.
 
 When a game changes (``signals.game_changed``, sent after commit) its page's group hears a
-``game`` event and both players' own groups a ``status`` event (their Game status lists and PLAY
-counts); a new challenge tells the challenged player's group. The events carry no game data: a
-page that hears one asks its usual GET view for its fresh region, so every authorization stays
-in those views. The stream itself (backgammon/views/live.py) lets a user into their own group
-and into the group of a game they may watch, nothing else.
+``game`` event and, unless the player to act only rolled, both players' own groups a ``status``
+event (their Game status lists and PLAY counts); a new challenge tells the challenged player's
+group. The events carry no game data: a ``game`` event says only the game's action count now
+(so a page that already shows it, the mover's own, asks nothing), and a page that hears one
+asks its usual GET view for its fresh region, so every authorization stays in those views.
+The stream itself (backgammon/views/live.py) lets a user into their own group and into the
+group of a game they may watch, nothing else.
 
 Publishing goes through the Channels layer (settings.CHANNEL_LAYERS): Redis across app servers
 and the task worker, an in-memory layer within one development process.
@@ -99,19 +101,19 @@ def answers_pages(wsgi_app: Any) -> Any:
     return marked
 
 
-def _send(messages: list[tuple[str, str]]) -> None:
-    """Send each (group, event) pair, all in one go; a failure is logged, never raised."""
+def _send(messages: list[tuple[str, str, dict[str, Any]]]) -> None:
+    """Send each (group, event, data) message, all in one go; a failure is logged, never raised."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
 
     async def send_all() -> None:
-        for group, event in messages:
-            await layer.group_send(group, {"type": MESSAGE_TYPE, "event": event})
+        for group, event, data in messages:
+            await layer.group_send(group, {"type": MESSAGE_TYPE, "event": event, "data": data})
 
     # Redis down: the move itself stands, and pages fall back to polling.
     unpublished = "live update not published to %s"
-    groups = [group for group, _ in messages]
+    groups = [group for group, _, _ in messages]
 
     try:
         asyncio.get_running_loop()
@@ -152,21 +154,26 @@ def _log_failure(sent: Any, unpublished: str, groups: list[str]) -> None:
         log.warning(unpublished, groups, exc_info=error)
 
 
-def publish_game_changed(*, game_id: int, player_ids: tuple[int | None, int | None], **_: Any) -> None:
-    """Tell the game's open pages, and its two players' status pages and PLAY counts."""
-    messages = [(game_group(game_id), EVENT_GAME)]
-    messages += [(user_group(player_id), EVENT_STATUS) for player_id in player_ids if player_id is not None]
+def publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple[int | None, int | None],
+                         same_turn: bool = False, **_: Any) -> None:
+    """Tell the game's open pages, and, unless the player to act only rolled, its two players'
+    status pages and PLAY counts (a roll leaves whose turn it is as it was; a quarter of all
+    events were rolls, each making both players' pages ask for both their counts)."""
+    messages = [(game_group(game_id), EVENT_GAME, {"n": action_number})]
+    if not same_turn:
+        messages += [(user_group(player_id), EVENT_STATUS, {}) for player_id in player_ids
+                     if player_id is not None]
     _send(messages)
 
 
 def publish_status(user_id: int) -> None:
     """Something on the player's own pages changed (a message, say): their counts ask again."""
-    _send([(user_group(user_id), EVENT_STATUS)])
+    _send([(user_group(user_id), EVENT_STATUS, {})])
 
 
 def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:
     """A challenge appears in the challenged player's status lists."""
-    _send([(user_group(challenged_id), EVENT_STATUS)])
+    _send([(user_group(challenged_id), EVENT_STATUS, {})])
 
 
 def connect() -> None:

@@ -4,7 +4,9 @@
   (the game's ``action_count`` now), ``actor_id`` (who must act next, or None), ``player_ids``
   (black's and white's user ids) and ``turn_passed`` (True when the player to act now did not
   choose the actions just committed: the turn came to them; False after their own roll, or for a
-  change that is no action, such as time given).
+  change that is no action, such as time given) and ``same_turn`` (True when the player who acted
+  still has to act: their own roll; whose turn it is and what the status lists show stay as
+  they were, but for the seconds the roll took off the roller's clock; absent means False).
 * ``challenge_created`` is sent after a challenge is committed: ``challenge_id``, ``challenged_id``.
 * ``match_finished`` is sent when a game (a whole match, or a single game) ends, INSIDE the
   transaction that ends it and under the game's row lock: ``game`` (saved, status finished or

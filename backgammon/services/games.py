@@ -132,6 +132,7 @@ class _Log:
         chooser = self.rows[0].side if self.rows else None
         actor = self.state.actor
         turn_passed = actor is not None and chooser != int(actor)
+        same_turn = actor is not None and chooser == int(actor)
         transaction.on_commit(
             partial(
                 game_changed.send,
@@ -141,6 +142,7 @@ class _Log:
                 actor_id=game.actor_id,
                 player_ids=(game.black_id, game.white_id),
                 turn_passed=turn_passed,
+                same_turn=same_turn,
             )
         )
         return game

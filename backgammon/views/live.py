@@ -3,8 +3,9 @@ from <body>, see templates/base.html and static/js/live.js).
 
 ``/live/`` streams the logged-in player's own events (``status``: their Game status lists and
 PLAY count); ``/live/?game=ID`` adds that game's (``game``: its page asks for its fresh region).
-The events name what changed and nothing more, so what a page then shows is decided by the
-ordinary GET views. A game the player may not watch is refused with 403, an unknown one with
+The events name what changed and nothing more (a ``game`` event also the game's action count,
+``{"n": 57}``, which a page already showing it ignores), so what a page then shows is decided by
+the ordinary GET views. A game the player may not watch is refused with 403, an unknown one with
 404, streams opened beyond LIVE_STREAMS_RATE with 429; when the channel layer (Redis) cannot be
 reached, or a WSGI server that cannot hold a stream open serves the site, the answer is 503. A
 page refused any of these polls instead.
@@ -138,7 +139,7 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str]) -> A
                 continue
             message = waiting.result()
             waiting = None
-            yield f"event: {message['event']}\ndata: {{}}\n\n"
+            yield f"event: {message['event']}\ndata: {json.dumps(message.get('data') or {})}\n\n"
     finally:
         if waiting is not None:
             waiting.cancel()

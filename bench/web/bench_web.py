@@ -224,6 +224,7 @@ class Row:
     p50: float
     p95: float
     p99: float
+    why: str = ""  # what the failed requests answered, as locust reports it
 
 
 def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host: str,
@@ -244,6 +245,10 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
         if not Path(f"{prefix}_stats.csv").exists():
             sys.exit(f"locust failed:\n{finished.stderr[-3000:]}")
         load = os.getloadavg()[0]
+        why: dict[str, list[str]] = {}
+        with open(f"{prefix}_failures.csv", encoding="utf-8") as failures:
+            for record in csv.DictReader(failures):
+                why.setdefault(record["Name"], []).append(f"{record['Occurrences']}× {record['Error']}")
         rows = []
         with open(f"{prefix}_stats.csv", encoding="utf-8") as stats:
             for record in csv.DictReader(stats):
@@ -252,6 +257,7 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
                     failures=int(record["Failure Count"]),
                     per_second=float(record["Requests/s"]),
                     p50=_ms(record["50%"]), p95=_ms(record["95%"]), p99=_ms(record["99%"]),
+                    why="; ".join(why.get(record["Name"], [])),
                 ))
         return rows, load
 
@@ -359,6 +365,9 @@ def main() -> None:
             print(f"  {total.per_second if total else 0:.0f} req/s, worst p95 {worst:.0f} ms, "
                   f"{errors} errors, load average {load:.2f}", flush=True)
             print(f"  cores used: {cpu_share.words(cores)}", flush=True)
+            for r in rows:
+                if r.why and r.name != "Aggregated":
+                    print(f"  errors of {r.name}: {r.why}", flush=True)
             if not _held(rows):
                 break
             best = players
@@ -400,6 +409,9 @@ def main() -> None:
             report += _table(rows, ceiling)
             report += ["", (f"Cores used on average during the level (of {os.cpu_count()}): "
                        f"{cpu_share.words(cores)}.")]
+            failed = [f"{r.name}: {r.why}" for r in rows if r.why and r.name != "Aggregated"]
+            if failed:
+                report += ["", "Errors: " + "; ".join(failed) + "."]
             missing = _missing_steps(rows)
             if missing:
                 report += ["", f"**Not measured at this level: {', '.join(missing)}** (no player got there)."]

@@ -2,8 +2,10 @@
 
 A player takes a prepared account (a signed-in session made by bench/bench_web.py, so the run
 measures play rather than password hashing; a few players also log in through the form), opens
-the status page and a game page, and then does what the page does: waits for updates (the
-page's own poll every 2 s, and the menu count every 10 s), and on their turn thinks 5-15 s,
+the status page and a game page, and then does what the page does: waits for updates on its
+live stream (a "game" event telling of an action the page does not show yet fetches the game
+region; a "status" event, the menu count), or without push polls every 2 s (and the menu count
+every 10 s), and on their turn thinks 5-15 s,
 rolls, clicks the checkers one step at a time through the board's own links and submits the
 page's own form (through htmx, as the page does: each answer is the fresh game region). When the game ends they open their next game from the status page.
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import html
 import http.client
 import itertools
+import json
 import os
 import random
 import re
@@ -107,11 +110,13 @@ class Player(FastHttpUser):
                 if events is not None and events.alive:
                     # The page waits on its stream: nothing is asked until an event comes (or,
                     # as live.js does, a slow safety poll after a quiet half minute).
-                    heard = events.wait(SAFETY_POLL_SECONDS)
+                    heard, number = events.wait(SAFETY_POLL_SECONDS)
                     if "status" in heard:
                         self.client.get("/games/waiting-count/", name="menu count", headers=HTMX)
                     if heard and "game" not in heard:
                         continue
+                    if "game" in heard and number <= int(_expected_number(page)):
+                        continue  # as live.js: the page already shows it (the player's own move)
                 else:
                     gevent.sleep(POLL_SECONDS)
                     if time.monotonic() >= next_menu_count:
@@ -180,6 +185,7 @@ class _Stream:
         parts = urlsplit(host)
         self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=None)
         self.heard: set[str] = set()
+        self.game_number = 0  # the largest action count the game's events told of
         self.arrived = gevent.event.Event()
         self.alive = True
         try:
@@ -194,22 +200,31 @@ class _Stream:
         self.reader = gevent.spawn(self._read)
 
     def _read(self) -> None:
+        event = ""
         try:
             for raw in self.response:
                 line = raw.decode("utf-8", "replace").strip()
                 if line.startswith("event:"):
-                    self.heard.add(line.split(":", 1)[1].strip())
+                    event = line.split(":", 1)[1].strip()
+                elif line.startswith("data:") and event:
+                    if event == "game":
+                        told = json.loads(line.split(":", 1)[1]).get("n", 0)
+                        self.game_number = max(self.game_number, int(told))
+                    self.heard.add(event)
                     self.arrived.set()
+                    event = ""
         except (OSError, http.client.HTTPException):
             pass
         self.alive = False
         self.arrived.set()
 
-    def wait(self, seconds: float) -> set[str]:
+    def wait(self, seconds: float) -> tuple[set[str], int]:
+        """The events heard since the last wait, and the largest action count they told of."""
         self.arrived.wait(seconds)
         heard, self.heard = self.heard - {"hello"}, set()
+        number, self.game_number = self.game_number, 0
         self.arrived.clear()
-        return heard
+        return heard, number
 
     def close(self) -> None:
         self.alive = False

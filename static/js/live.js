@@ -82,6 +82,41 @@
     }
   });
 
+  // A "game" event says how many actions the game has now ({"n": 57}): a region that already
+  // shows that many does not ask again. That is the mover's own page, whose answer is the fresh
+  // region; but the event usually comes before that answer, so while a request of the game
+  // region is under way the event waits for it, and is then weighed against the region it
+  // brought. Capturing, and registered before the listener below, so a held event reaches nobody.
+  var gameRequests = 0;
+  var heldNumber = 0;
+  function shownNumber() {
+    var region = document.getElementById("game-poll");
+    return region ? Number(region.dataset.number) : NaN;
+  }
+  body.addEventListener("sse:game", function (event) {
+    var now = NaN;
+    try { now = Number(JSON.parse(event.detail.data).n); } catch (error) { now = NaN; }
+    if (gameRequests > 0 && now > 0) {
+      heldNumber = Math.max(heldNumber, now);
+      event.stopImmediatePropagation();
+    } else if (now <= shownNumber()) {
+      event.stopImmediatePropagation();
+    }
+  }, true);
+  body.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!event.detail.xhr || !elt.closest || !elt.closest("#game")) return;
+    gameRequests += 1;
+    event.detail.xhr.addEventListener("loadend", function () {
+      gameRequests -= 1;
+      if (gameRequests > 0 || heldNumber === 0) return;
+      var held = heldNumber;
+      heldNumber = 0;
+      var region = document.getElementById("game-poll");
+      if (region && held > Number(region.dataset.number)) htmx.trigger(region, "live:poll");
+    });
+  });
+
   // A region drops an event that comes while its own request is under way (hx-sync), yet that
   // request's answer may predate the change the event tells of: ask once more when it is done.
   // By id and by the request's own end, because an outerHTML swap replaces the region first

@@ -53,11 +53,13 @@ def test_a_move_is_pushed_to_the_other_players_page_within_a_second(
     game = start_game(who.alice, who.bob, variant="BX", match_length=0)  # alice to play 3-1
     url = f"/games/{game.pk}/"
     alice, bob = tab_for(1280, who.alice), tab_for(390, who.bob)
-    bob_asked = region_requests(bob)
+    bob_asked, alice_asked = region_requests(bob), region_requests(alice)
     bob.goto(url)
     alice.goto(f"{url}?steps=8-5,6-5")
     for tab in (alice, bob):
         expect(tab.locator("body")).to_have_attribute("data-live", "push")
+    alice.wait_for_timeout(500)  # the catch-up look each page takes when its stream says hello
+    alice_before = len(alice_asked)
 
     # Alice submits on her page; Bob's page has it within a second of Alice's page showing it.
     alice.get_by_role("button", name="Submit", exact=True).click()
@@ -66,6 +68,9 @@ def test_a_move_is_pushed_to_the_other_players_page_within_a_second(
     shows_action(bob, after_alice)
     expect(bob.get_by_role("button", name="Submit")).to_have_count(0)  # his turn, nothing chosen
     screenshot(bob, "push-1-bob-sees-alices-move-phone")
+    # Alice's page heard of her own move too, but its answer already showed it: it asks nothing.
+    alice.wait_for_timeout(1_000)
+    assert len(alice_asked) == alice_before, alice_asked
 
     # Bob moves (through the service, so the clock starts at the commit): Alice's page follows.
     act(Game.objects.get(pk=game.pk), who.bob, Action.play(((8, 4), (6, 4))))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import os
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from django.urls import reverse
 from backgammon import live
 from backgammon.engine.actions import Action
 from backgammon.models import Game
-from backgammon.services import challenge_create
+from backgammon.services import challenge_create, roll_request
 from tests.site.gamebuilder import THREE_DAYS, act, scripted_dice, start_game
 from tests.site.test_settings import ROOT
 
@@ -71,6 +72,18 @@ async def next_event(stream: AsyncIterator[bytes], seconds: float = WITHIN_SECON
         for line in chunk.splitlines():
             if line.startswith("event: "):
                 return line.removeprefix("event: ")
+
+
+async def next_message(stream: AsyncIterator[bytes], seconds: float = WITHIN_SECONDS) -> tuple[str, Any]:
+    """The next event's name and its data (JSON), skipping keep-alive comments."""
+    name = ""
+    while True:
+        chunk = (await asyncio.wait_for(anext(stream), seconds)).decode()
+        for line in chunk.splitlines():
+            if line.startswith("event: "):
+                name = line.removeprefix("event: ")
+            elif line.startswith("data: ") and name:
+                return name, json.loads(line.removeprefix("data: "))
 
 
 async def open_stream(client: AsyncClient, query: str = "") -> AsyncIterator[bytes]:
@@ -131,6 +144,31 @@ def test_a_move_reaches_the_opponents_game_page_and_status_within_a_second(
         assert await next_event(bobs_status_page) == "status"
         with pytest.raises(TimeoutError):  # not charlie's game: he hears nothing
             await next_event(charlies_status_page, seconds=0.3)
+
+    run(scenario)
+
+
+def test_a_game_event_tells_the_action_count_and_a_roll_leaves_the_players_status_alone(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    game = start_game(alice, bob, "BP", match_length=5)  # alice won the opening roll: her turn
+    game = act(game, alice, Action.play(((8, 5), (6, 5))))  # bob to roll, or to double
+    alices_client, bobs_client = async_client_for(alice), async_client_for(bob)
+
+    async def scenario() -> None:
+        bobs_game_page = await open_stream(bobs_client, f"?game={game.pk}")
+        alices_status_page = await open_stream(alices_client)
+        rolled = await sync_to_async(act)(game, bob, roll_request())
+        assert await next_message(bobs_game_page) == ("game", {"n": rolled.action_count})
+        # Bob still has to move: nobody's lists or PLAY count changed, so no status event came
+        # (a timeout would end the stream: the play's events show what came in between).
+        played = await sync_to_async(act)(rolled, bob, Action.play(((8, 4), (6, 4))))
+        heard = [await next_message(bobs_game_page), await next_message(bobs_game_page)]
+        assert sorted(heard) == [("game", {"n": played.action_count}), ("status", {})]
+        assert await next_message(alices_status_page) == ("status", {})  # the play's
+        with pytest.raises(TimeoutError):  # and only the play's
+            await next_message(alices_status_page, seconds=0.3)
 
     run(scenario)
 
