@@ -20,7 +20,6 @@ urlpatterns = [
     ),
     path("games/auto-match/", waiting_room.auto_match, name="auto_match"),
     path("games/auto-match/cancel/", waiting_room.auto_match_cancel_view, name="auto_match_cancel"),
-    path("games/waiting-count/", lobby.play_count, name="play_count"),
     path("challenges/<int:challenge_id>/respond/", lobby.challenge_respond, name="challenge_respond"),
     # The game page.
     path("games/<int:game_id>/", game.game, name="game"),

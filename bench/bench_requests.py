@@ -2,7 +2,7 @@
 
 The requests a player's open page makes (issue 10, item 4): the game page, a click-to-move step
 (the page with ``?steps=``), a move submitted (plain form, and from htmx), the game status page,
-the unchanged poll and the two menu counts. Measured with Django's test Client on PostgreSQL
+the unchanged poll and the menu bar's counts. Measured with Django's test Client on PostgreSQL
 (the whole middleware stack, no network), each player with a session cookie.
 
 Builds its own database as bench_site does (``<name>_bench``), a short game some turns in and a
@@ -186,8 +186,14 @@ def measure() -> dict[str, tuple[float, float, int]]:
     figures = dict(_rows("short game", short, clients, rng))
     figures.update(_rows(f"long match ({min(g.action_count for g in long_matches)}+ actions)", long_matches, clients, rng))
     figures["status page (Game status)"] = _repeat(_get(someone, reverse("backgammon:status")))
-    figures["PLAY menu count, unchanged"] = _repeat(_get(someone, f"{reverse('backgammon:play_count')}?n=-1"))
-    figures["TALK menu count"] = _repeat(_get(someone, reverse("messaging:unread_count")))
+    from backgammon.services import games_awaiting_count
+    from messaging.services import unread_count
+
+    counts = reverse("menu_counts")
+    user = short[0].actor
+    shown = f"?play={games_awaiting_count(user)}&talk={unread_count(user)}"
+    figures["menu counts (PLAY and TALK), unchanged"] = _repeat(_get(someone, counts + shown))
+    figures["menu counts, one changed"] = _repeat(_get(someone, f"{counts}?play=-1"))
     return figures
 
 

@@ -15,6 +15,7 @@ urlpatterns = [
     path("help/", views.help_rules, name="help_rules"),
     path("help/features/", views.help_features, name="help_features"),
     path("help/dice/", views.help_dice, name="help_dice"),
+    path("menu-counts/", views.menu_counts, name="menu_counts"),
     path("accounts/", include("accounts.urls")),
     path("players/", include("accounts.people_urls")),
     path("admin/", admin.site.urls),

@@ -1,11 +1,15 @@
-"""The home page and the help pages: static text with the site layout."""
+"""The home page, the help pages (static text with the site layout) and the menu bar's counts."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.engine.variants import VARIANTS
+from backgammon.services import games_awaiting_count
+from messaging.services import unread_count
 from notices.main_screen import main_screen
 
 
@@ -29,3 +33,22 @@ def help_features(request: HttpRequest) -> HttpResponse:
 def help_dice(request: HttpRequest) -> HttpResponse:
     """How the dice are rolled and why they are fair."""
     return render(request, "help/dice.html")
+
+
+@require_GET
+def menu_counts(request: HttpRequest) -> HttpResponse:
+    """The menu bar's two counts, PLAY (games waiting for me) and TALK (unread messages), asked
+    for together by every page when the server pushes a "status" event (or, without push, as
+    static/js/live.js polls): one request, not one per count. ``play`` and ``talk`` are the
+    counts the page shows; 204 while both are unchanged.
+
+    A visitor (logged out meanwhile) gets 286, which stops htmx asking, rather than a redirect
+    to the log-in page swapped into the header.
+    """
+    if not request.user.is_authenticated:
+        return HttpResponseStopPolling()
+    play, talk = games_awaiting_count(request.user), unread_count(request.user)
+    if request.GET.get("play") == str(play) and request.GET.get("talk") == str(talk):
+        return HttpResponse(status=204)
+    return render(request, "partials/menu_counts.html",
+                  {"games_awaiting_count": play, "unread_messages_count": talk})

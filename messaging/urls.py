@@ -8,7 +8,6 @@ urlpatterns = [
     path("", views.inbox, name="inbox"),
     path("sent/", views.sent, name="sent"),
     path("new/", views.send, name="send"),
-    path("unread-count/", views.unread_count, name="unread_count"),
     path("mark-all-read/", views.mark_all_read, name="mark_all_read"),
     path("tell-a-friend/", views.tell_a_friend, name="tell_a_friend"),
     path("<int:message_id>/", views.message, name="message"),

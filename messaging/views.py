@@ -17,7 +17,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.services import Refusal
 from gamesite.bad_requests import bad_request
@@ -32,21 +31,6 @@ PAGE_SIZE = 25
 
 def _page_of(request: HttpRequest, messages: QuerySet[Message]) -> Any:
     return Paginator(messages, PAGE_SIZE).get_page(request.GET.get("page"))
-
-
-@require_GET
-def unread_count(request: HttpRequest) -> HttpResponse:
-    """The TALK menu's unread count, polled by every page: 204 while unchanged.
-
-    A visitor (logged out meanwhile) gets 286, which stops htmx asking, rather than a redirect
-    to the log-in page swapped into the header.
-    """
-    if not request.user.is_authenticated:
-        return HttpResponseStopPolling()
-    count = services.unread_count(request.user)
-    if request.GET.get("n") == str(count):
-        return HttpResponse(status=204)
-    return render(request, "messaging/_unread_count.html", {"unread_messages_count": count})
 
 
 @login_required

@@ -11,7 +11,6 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.engine import VARIANTS
 from backgammon.forms import ChallengeForm
@@ -22,7 +21,6 @@ from backgammon.services import (
     challenge_create,
     challenge_decline,
     challenge_withdraw,
-    games_awaiting_count,
     next_game_for,
     open_challenge_create,
     status_lists,
@@ -31,7 +29,7 @@ from backgammon.services import (
 OPEN_OPPONENT = "anyone"
 """Typed as the opponent on Start new game, it puts the challenge in the waiting room."""
 
-__all__ = ["challenge_respond", "game_url", "new_game", "next_game", "next_game_url", "play_count", "status"]
+__all__ = ["challenge_respond", "game_url", "new_game", "next_game", "next_game_url", "status"]
 
 
 def game_url(game: Game) -> str:
@@ -153,18 +151,3 @@ def next_game_url(request: HttpRequest) -> str:
 def next_game(request: HttpRequest) -> HttpResponse:
     """The game where I must act with the oldest deadline, or Game status if there is none."""
     return redirect(next_game_url(request))
-
-
-@require_GET
-def play_count(request: HttpRequest) -> HttpResponse:
-    """The PLAY menu's count of games waiting for me, polled by every page: 204 while unchanged.
-
-    One query of its own, as every open tab asks. A visitor (logged out meanwhile) gets 286,
-    which stops htmx asking, rather than a redirect to the log-in page swapped into the header.
-    """
-    if not request.user.is_authenticated:
-        return HttpResponseStopPolling()
-    count = games_awaiting_count(request.user)
-    if request.GET.get("n") == str(count):
-        return HttpResponse(status=204)
-    return render(request, "partials/play_count.html", {"games_awaiting_count": count})

@@ -33,6 +33,7 @@ from page_forms import (  # locust puts this file's folder on the path
     ACCEPT_RESIGN,
     CSRF,
     EXPECTED_NUMBER,
+    MENU_COUNTS,
     MOVE_LINK,
     ROLL_BUTTON,
     STEPS,
@@ -99,6 +100,8 @@ class Player(FastHttpUser):
 
     def _play(self, game_id: int) -> None:
         page = self.client.get(f"/games/{game_id}/", name="game page").text or ""
+        badge = MENU_COUNTS.search(page)
+        self.menu_counts_url = html.unescape(badge.group(1)) if badge else "/menu-counts/"
         events = _Stream(self.host, self.session_id, f"/live/?game={game_id}") if PUSH else None
         next_menu_count = time.monotonic() + MENU_COUNT_SECONDS
         try:
@@ -112,15 +115,23 @@ class Player(FastHttpUser):
                     # as live.js does, a slow safety poll after a quiet half minute).
                     heard, number = events.wait(SAFETY_POLL_SECONDS)
                     if "status" in heard:
-                        self.client.get("/games/waiting-count/", name="menu count", headers=HTMX)
+                        self._menu_counts()
                     if heard and "game" not in heard:
                         continue
                     if "game" in heard and number <= int(_expected_number(page)):
                         continue  # as live.js: the page already shows it (the player's own move)
                 else:
                     gevent.sleep(POLL_SECONDS)
-                    if time.monotonic() >= next_menu_count:
-                        self.client.get("/games/waiting-count/", name="menu count", headers=HTMX)
+                    if events is not None:
+                        # The stream ended (a server replaced its worker, say): as the browser's
+                        # EventSource, open it again after its "retry" of 2 s; on its hello,
+                        # live.js looks once at every region: the counts, and the game below.
+                        events.close()
+                        events = _Stream(self.host, self.session_id, f"/live/?game={game_id}")
+                        if events.alive:
+                            self._menu_counts()
+                    elif time.monotonic() >= next_menu_count:
+                        self._menu_counts()
                         next_menu_count += MENU_COUNT_SECONDS
                 number = _expected_number(page)
                 with self.client.get(f"/games/{game_id}/poll/?n={number}", name="poll",
@@ -138,6 +149,13 @@ class Player(FastHttpUser):
         finally:
             if events is not None:
                 events.close()
+
+    def _menu_counts(self) -> None:
+        """The header's PLAY badge asks for both menu counts, saying the ones it shows."""
+        answer = self.client.get(self.menu_counts_url, name="menu count", headers=HTMX)
+        badge = MENU_COUNTS.search(answer.text or "") if answer.status_code == 200 else None
+        if badge:
+            self.menu_counts_url = html.unescape(badge.group(1))
 
     def _take_turn(self, game_id: int, page: str) -> str:
         """Roll, then click checkers until the turn can be submitted, then submit."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ACCEPT_RESIGN", "CSRF", "EXPECTED_NUMBER", "MOVE_LINK", "ROLL_BUTTON", "STEPS",
+__all__ = ["ACCEPT_RESIGN", "CSRF", "EXPECTED_NUMBER", "MENU_COUNTS", "MOVE_LINK", "ROLL_BUTTON", "STEPS",
            "SUBMIT_PLAY", "SWAP", "TAKE_BUTTON"]
 
 EXPECTED_NUMBER = re.compile(r'name="expected_number" value="(\d+)"')
+MENU_COUNTS = re.compile(r'id="play-badge" class="play-badge" hx-get="([^"]+)"')
 ROLL_BUTTON = re.compile(r'name="kind" value="roll"')
 MOVE_LINK = re.compile(r'<a class="move" href="([^"]+)"')
 SUBMIT_PLAY = re.compile(r'class="controls__submit".*?name="kind" value="play"', re.DOTALL)

@@ -71,7 +71,7 @@ def _turn(client: _Client, game_id: int, session: str) -> None:
     number = EXPECTED_NUMBER.search(page)
     if number is not None and 'id="game-poll"' in page:  # the game is still going
         client.ask("poll, unchanged", f"/games/{game_id}/poll/?n={number.group(1)}", session, expect=204)
-    client.ask("menu count", "/games/waiting-count/?n=-1", session)
+    client.ask("menu count", "/menu-counts/?play=-1", session)
     client.ask("trivial view (404)", "/no-such-page/", session, htmx=False, expect=404)
     if ROLL_BUTTON.search(page):
         page = client.act("roll", game_id, session, page, {"kind": "roll"})

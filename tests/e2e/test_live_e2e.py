@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from backgammon.engine.actions import Action
 from backgammon.models import Game
 from backgammon.services import challenge_create
+from messaging.services import message_send
 from tests.e2e.conftest import TabMaker
 from tests.e2e.scenes import cast, roll_or_double
 from tests.site.gamebuilder import THREE_DAYS, act, scripted_dice, start_game
@@ -54,6 +55,13 @@ def test_status_and_the_play_count_update_without_a_reload(tab_for: TabMaker, tr
     bob.locator("summary", has_text="Play").click()
     expect(bob.locator("#play-menu-count")).to_have_text("(1)")
     screenshot(bob, "live-2-play-menu-open")
+
+    # A message: the same one request for the menu counts brings the TALK badges out of band.
+    message_send(sender=who.alice, to="bob", body="Your move!")
+    expect(bob.locator("summary #talk-badge .badge")).to_have_text("1 unread message", timeout=POLLED)
+    expect(bob.locator("#talk-menu-count .badge")).to_have_text("1 unread message")
+    expect(bob.locator("summary #play-badge .badge")).to_have_text("1 waiting for you")
+    assert bob.evaluate("window.stillTheSamePage") is True
 
 
 def test_a_confirmed_double_with_a_message_reaches_the_opponent(tab_for: TabMaker, transactional_db: None,

@@ -98,8 +98,8 @@ def test_the_kept_signed_in_user_is_forgotten_when_deactivated_or_the_password_c
     status = reverse("backgammon:status")
     alice_client: Client = client_for(alice)
     assert alice_client.get(status).status_code == 200
-    count = reverse("backgammon:play_count")
-    assert queries_on("auth_user", lambda: alice_client.get(count, {"n": "0"})) == 0  # kept
+    count = reverse("menu_counts")
+    assert queries_on("auth_user", lambda: alice_client.get(count, {"play": "0", "talk": "0"})) == 0  # kept
     alice.is_active = False
     alice.save()
     assert alice_client.get(status).status_code == 302  # to the log-in page, at once
@@ -131,7 +131,7 @@ def test_with_redis_down_every_answer_is_asked_of_the_database(alice: Any, clien
     }}
     alice_client: Client = client_for(alice)
     assert kept("test:answer", lambda: 7, 60) == 7
-    answer = alice_client.get(reverse("backgammon:play_count"), {"n": "-1"})
+    answer = alice_client.get(reverse("menu_counts"), {"play": "-1"})
     assert answer.status_code == 200  # still signed in: a visitor is answered 286
     assert unread_count(alice) == 0
 

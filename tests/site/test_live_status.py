@@ -1,8 +1,9 @@
-"""Game status and the PLAY menu's count keep themselves up to date (issue 6, item 15).
+"""Game status and the menu bar's counts keep themselves up to date (issue 6, item 15).
 
 The status page asks for its own lists again, and every page's header for the count of games
-waiting for me on the closed PLAY menu bar (a small endpoint that answers 204 while unchanged),
-when the server pushes a "status" event or, without push, when the page polls.
+waiting for me on the closed PLAY menu bar and the unread messages on TALK (one small endpoint
+for both that answers 204 while neither changed), when the server pushes a "status" event or,
+without push, when the page polls.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tests.site.gamebuilder import scripted_dice, start_game
 
 pytestmark = pytest.mark.django_db
 
-COUNT = "backgammon:play_count"
+COUNT = "menu_counts"
 
 
 def test_the_status_page_refreshes_its_lists_on_push_or_poll(bob_client: Client) -> None:
@@ -45,26 +46,38 @@ def test_a_challenge_arrives_in_the_polled_lists(bob_client: Client, alice: Any,
 def test_the_closed_menu_bar_shows_the_count(alice_client: Client, alice: Any, bob: Any,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     page = alice_client.get(reverse("help_rules")).content.decode()
-    assert re.search(r'<summary>Play\s*<span id="play-badge"', page) and f'{reverse(COUNT)}?n=0"' in page
+    assert re.search(r'<summary>Play\s*<span id="play-badge"', page) and f'{reverse(COUNT)}?play=0&amp;talk=0"' in page
     scripted_dice(monkeypatch).then((3, 1))
     start_game(alice, bob, "BX")  # alice won the opening roll: her turn
     page = alice_client.get(reverse("help_rules")).content.decode()
-    assert f'{reverse(COUNT)}?n=1"' in page
+    assert f'{reverse(COUNT)}?play=1&amp;talk=0"' in page
     assert '<span class="badge">1<span class="visually-hidden"> waiting for you</span></span></span></summary>' in page
 
 
-def test_the_count_answers_204_while_unchanged_and_both_counts_when_changed(
+def test_the_counts_answer_204_while_unchanged_and_every_badge_when_one_changed(
     alice_client: Client, alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert alice_client.get(reverse(COUNT), {"n": "0"}).status_code == 204
+    from messaging.services import message_send
+
+    assert alice_client.get(reverse(COUNT), {"play": "0", "talk": "0"}).status_code == 204
     scripted_dice(monkeypatch).then((3, 1))
     start_game(alice, bob, "BX")
-    changed = alice_client.get(reverse(COUNT), {"n": "0"})
+    changed = alice_client.get(reverse(COUNT), {"play": "0", "talk": "0"})
     body = changed.content.decode()
     assert changed.status_code == 200
-    assert f'<span id="play-badge" class="play-badge" hx-get="{reverse(COUNT)}?n=1"' in body
+    assert f'<span id="play-badge" class="play-badge" hx-get="{reverse(COUNT)}?play=1&amp;talk=0"' in body
     assert '<span id="play-menu-count" hx-swap-oob="true"><span class="badge" aria-label="1 waiting for you">(1)</span></span>' in body
-    assert alice_client.get(reverse(COUNT), {"n": "1"}).status_code == 204
+    assert '<span id="talk-badge" hx-swap-oob="true" class="talk-badge" data-unread="0"></span>' in body
+    assert '<span id="talk-menu-count" hx-swap-oob="true" class="talk-badge" data-unread="0"></span>' in body
+    assert alice_client.get(reverse(COUNT), {"play": "1", "talk": "0"}).status_code == 204
+    message_send(sender=bob, to="alice", body="Good luck")  # the TALK count alone changed
+    told = alice_client.get(reverse(COUNT), {"play": "1", "talk": "0"}).content.decode()
+    assert f'hx-get="{reverse(COUNT)}?play=1&amp;talk=1"' in told
+    assert ('<span id="talk-badge" hx-swap-oob="true" class="talk-badge" data-unread="1"><span class="badge">1'
+            '<span class="visually-hidden"> unread message</span></span></span>') in told
+    for bad in ({}, {"play": "x", "talk": "0"}, {"play": "1"}, {"play": "1", "talk": "-1"}):
+        assert alice_client.get(reverse(COUNT), bad).status_code == 200  # not what she has: answered
+    assert alice_client.post(reverse(COUNT)).status_code == 405
 
 
 def test_the_count_is_kept_until_a_game_of_the_player_changes(
@@ -72,7 +85,7 @@ def test_the_count_is_kept_until_a_game_of_the_player_changes(
 ) -> None:
     def games_queries() -> list[str]:
         with CaptureQueriesContext(connection) as queries:
-            alice_client.get(reverse(COUNT), {"n": "0"})
+            alice_client.get(reverse(COUNT), {"play": "0", "talk": "0"})
         return [query["sql"] for query in queries if "backgammon_" in query["sql"]]
 
     assert len(games_queries()) == 1  # counted once
@@ -80,10 +93,10 @@ def test_the_count_is_kept_until_a_game_of_the_player_changes(
     scripted_dice(monkeypatch).then((3, 1))
     start_game(alice, bob, "BX")  # a game saved: both players' counts are forgotten
     assert len(games_queries()) == 1
-    assert alice_client.get(reverse(COUNT), {"n": "1"}).status_code == 204
+    assert alice_client.get(reverse(COUNT), {"play": "1", "talk": "0"}).status_code == 204
 
 
 def test_a_visitor_is_told_to_stop_asking(client: Client, db: None) -> None:
-    assert client.get(reverse(COUNT), {"n": "0"}).status_code == 286
+    assert client.get(reverse(COUNT), {"play": "0", "talk": "0"}).status_code == 286
     page = client.get(reverse("help_rules")).content.decode()
     assert "play-badge" not in page

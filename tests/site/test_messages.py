@@ -353,16 +353,18 @@ def test_operators_find_reported_messages_in_the_admin(alice: Any, bob: Any, mak
     assert client_for(bob).get("/admin/messaging/message/").status_code == 302  # players: no admin
 
 
-def test_the_header_badge_asks_for_itself_and_hears_204_while_unchanged(alice: Any, bob_client: Client,
-                                                                       client: Client) -> None:
-    url = reverse("messaging:unread_count")
+def test_the_header_badge_is_asked_for_with_the_play_count_and_hears_204_while_unchanged(
+    alice: Any, bob_client: Client, client: Client
+) -> None:
+    url = reverse("menu_counts")
     shown = page(bob_client.get(INBOX))
-    assert f'hx-get="{url}?n=0"' in shown
-    assert bob_client.get(url, {"n": "0"}).status_code == 204
+    assert f'hx-get="{url}?play=0&amp;talk=0"' in shown
+    assert bob_client.get(url, {"play": "0", "talk": "0"}).status_code == 204
     message_send(sender=alice, to="bob", body="news")
-    changed = bob_client.get(url, {"n": "0"})
+    changed = bob_client.get(url, {"play": "0", "talk": "0"})
     assert changed.status_code == 200
-    assert f'id="talk-badge" hx-get="{url}?n=1"' in page(changed)
+    assert f'hx-get="{url}?play=0&amp;talk=1"' in page(changed)
+    assert 'id="talk-badge" hx-swap-oob="true"' in page(changed)
     assert 'id="talk-menu-count" hx-swap-oob="true"' in page(changed)
-    assert bob_client.get(url, {"n": "1"}).status_code == 204
+    assert bob_client.get(url, {"play": "0", "talk": "1"}).status_code == 204
     assert client.get(url).status_code == 286  # a visitor: stop asking
