@@ -13,6 +13,8 @@ serves every machine:
   managing the processes (restarts, graceful reloads) and uvicorn serves each one), or "sync"
   with gamesite.wsgi (every page works, /live/ answers 503 and pages poll).
 - GUNICORN_TIMEOUT: seconds before a stuck worker is replaced, default 30.
+- GUNICORN_MAX_REQUESTS: requests after which a worker is replaced (a guard against slow leaks),
+  default 200,000, give or take a tenth; 0 never replaces them.
 - WEB_THREADS (read by gamesite/asgi.py): threads per process serving the pages, default 1
   (more threads of one process only take turns on the interpreter: scale with processes);
   DATABASE_POOL_SIZE (settings, default 3) keeps that many connections and two more per process.
@@ -33,9 +35,11 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30  # a restart lets running requests finish (a move is one transaction anyway)
 keepalive = 5  # nginx or the balancer keeps connections open to the app server
 # A worker is replaced after this many requests (with jitter, so not all at once): a slow leak
-# in any library never grows without bound.
-max_requests = 5000
-max_requests_jitter = 500
+# in any library never grows without bound. Not often: a replaced worker drops the live streams
+# it held (each page then reconnects and looks again) and starts with cold caches; at 5,000 a
+# busy 2-core machine (400 requests a second over 4 workers) replaced one every 12 s.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "200000"))
+max_requests_jitter = max_requests // 10
 accesslog = None
 errorlog = "-"  # standard error: systemd's journal
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")

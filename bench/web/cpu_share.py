@@ -29,11 +29,14 @@ def _tree_seconds(pid: int | None) -> float:
 
 
 def _seconds(process: psutil.Process) -> float:
+    """The process's CPU time, and its children's that have ended and were waited for (gunicorn
+    replaces its workers now and then; PostgreSQL's connections end): gone from the tree, but
+    their time was spent all the same."""
     try:
         times = process.cpu_times()
     except psutil.Error:
         return 0.0
-    return times.user + times.system
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _postgres_seconds() -> float:
