@@ -36,13 +36,18 @@ def here_now() -> QuerySet[Profile]:
 
 
 class SeenMiddleware:
-    """Marks the signed-in player as seen (after the view, so a failed page still counts)."""
+    """Marks the signed-in player as seen (after the view, so a refused or missing page still
+    counts), except when the server failed: a 503 is usually the database out of reach, and
+    marking would wait for it a second time (a pooled connection's timeout, 2 s) before the
+    answer goes out."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        if response.status_code >= 500:
+            return response
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated or not hasattr(request, "session"):
             return response

@@ -27,9 +27,9 @@ __all__ = ["own_postgres"]  # the fixture, used by name below
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 DEMO_PASSWORD = "demo-pass-1234"
-# Longer than a request takes to fail while the database is down: up to two waits for a pooled
-# connection (DATABASE_POOL_TIMEOUT, 2 s each: the view's, then the session's or presence's
-# write after it). At 4 s the first failures came back 3.9 s in, and some runs saw none.
+# Well beyond what a request takes to fail while the database is down: one wait for a pooled
+# connection (DATABASE_POOL_TIMEOUT, 2 s). It was two until presence stopped marking on a 503,
+# and at 4 s of outage the first failures came back 3.9 s in: some runs saw none inside.
 OUTAGE_SECONDS = 7
 RECOVERY_SECONDS = 30
 

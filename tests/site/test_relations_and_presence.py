@@ -76,6 +76,23 @@ def test_a_page_marks_its_player_seen_once_a_minute(alice: Any) -> None:
     assert list(here_now().values_list("user__username", flat=True)) == ["alice"]
 
 
+def test_a_server_failure_marks_nobody_seen(alice: Any, rf: Any) -> None:
+    """A 503 is usually the database out of reach: marking would wait for it a second time."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.http import HttpResponse
+
+    from accounts.presence import SeenMiddleware
+
+    for status, seen in ((503, False), (500, False), (404, True)):
+        Profile.objects.filter(user=alice).update(last_seen=None)
+        request = rf.get("/games/")
+        request.user, request.session = alice, SessionStore()
+        request.session.create()
+        SeenMiddleware(lambda _request, status=status: HttpResponse(status=status))(request)
+        assert (Profile.objects.get(user=alice).last_seen is not None) is seen, status
+        assert ("presence_marked_at" in request.session) is seen, status
+
+
 def test_players_not_seen_lately_are_not_here(alice: Any, bob: Any) -> None:
     mark_seen(bob.pk)
     Profile.objects.filter(user=alice).update(last_seen=timezone.now() - timedelta(hours=1))
