@@ -192,7 +192,7 @@ def measure() -> dict[str, tuple[float, float, int]]:
     counts = reverse("menu_counts")
     user = short[0].actor
     shown = f"?play={games_awaiting_count(user)}&talk={unread_count(user)}"
-    figures["menu counts (PLAY and TALK), unchanged"] = _repeat(_get(someone, counts + shown))
+    figures["menu counts (PLAY and TALK), unchanged (204)"] = _repeat(_get(someone, counts + shown, 204))
     figures["menu counts, one changed"] = _repeat(_get(someone, f"{counts}?play=-1"))
     return figures
 
