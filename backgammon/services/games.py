@@ -132,7 +132,7 @@ class _Log:
         chooser = self.rows[0].side if self.rows else None
         actor = self.state.actor
         turn_passed = actor is not None and chooser != int(actor)
-        same_turn = actor is not None and chooser == int(actor)
+        same_turn = actor is not None and not turn_passed  # they rolled and still move
         transaction.on_commit(
             partial(
                 game_changed.send,
