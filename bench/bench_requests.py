@@ -165,7 +165,9 @@ def _rows(label: str, games: list[Any], clients: dict[int, Any], rng: random.Ran
     poll = reverse("backgammon:game_poll", args=[game.pk])
     return [
         (f"{label}: game page", _repeat(_get(player, page))),
-        (f"{label}: click-to-move step (?steps=)", _repeat(_get(player, f"{page}?steps={_first_step(game)}"))),
+        # As the page's checker links ask: htmx, for the region's main column alone.
+        (f"{label}: click-to-move step (?steps=)", _repeat(_get(player, f"{page}?steps={_first_step(game)}",
+                                                                **{"HX-Request": "true", "HX-Target": "game-main"}))),
         (f"{label}: poll, unchanged (204)", _repeat(_get(player, f"{poll}?n={game.action_count}", 204))),
         (f"{label}: move submitted, plain form", _repeat_moves(_Moves(ids[:len(ids) // 2], clients, rng, htmx=False))),
         (f"{label}: move submitted from htmx", _repeat_moves(_Moves(ids[len(ids) // 2:], clients, rng, htmx=True))),

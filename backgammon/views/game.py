@@ -63,9 +63,15 @@ def _with_query(url: str, **params: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}{urlencode(params)}"
 
 
+MAIN_COLUMN = "game-main"
+"""The id of the game region's main column (_game_main.html): what a click building the turn asks for."""
+
+
 def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: int = 200,
-            message: str = "", moves_text: str = "", partial: bool | None = None) -> HttpResponse:
-    """The whole page, or only the game region for htmx (always for the poll: it swaps the region)."""
+            message: str = "", moves_text: str = "", partial: bool | None = None,
+            main_only: bool = False) -> HttpResponse:
+    """The whole page, or only the game region for htmx (always for the poll: it swaps the region),
+    or with ``main_only`` the region's main column alone (the board and the turn's controls)."""
     if partial is None:
         partial = _wants_region(request)
     link = _link_maker(page.game)
@@ -90,10 +96,15 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
         context["my_private_wish"] = getattr(page.game, side_field)
         if not partial:  # the note stands outside the game region (game.html)
             context |= {"note_text": game_note_text(game=page.game, author=request.user), "note_max": NOTE_MAX_LENGTH}
-    template = "backgammon/_game.html" if partial else "backgammon/game.html"
+    if main_only:
+        template = "backgammon/_game_main.html"
+        context |= {"state": page.state, "phase": page.phase}
+    else:
+        template = "backgammon/_game.html" if partial else "backgammon/game.html"
     response = render(request, template, context, status=status)
-    # The same URL answers htmx with the game region and browsers with the whole page.
-    patch_vary_headers(response, ["HX-Request"])
+    # The same URL answers htmx with the game region (or its main column, for the links that
+    # target it) and browsers with the whole page.
+    patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response
 
 
@@ -107,6 +118,11 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     confirm = request.GET.get("confirm")
     page = _page(request, the_game, steps=request.GET.get("steps", ""), swap=request.GET.get("swap") == "1",
                  confirm_double=confirm == "double", confirm_submit=confirm == "submit")
+    # A click building the turn changes the board and the controls, nothing beside them: the
+    # moves list and the players' panel are neither rendered nor sent again (a third of all
+    # requests are such clicks), and the page that sends it has already been read.
+    if _wants_region(request) and request.htmx.target == MAIN_COLUMN:
+        return _render(request, page, partial=True, main_only=True)
     _viewed(request, the_game)
     return _render(request, page)
 

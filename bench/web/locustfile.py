@@ -52,6 +52,8 @@ LOGIN_PASSWORD = os.environ.get("BENCH_PASSWORD", "")
 
 # The page's links and forms go through htmx, which says so in this header.
 HTMX = {"HX-Request": "true"}
+# A checker's link asks for the game region's main column alone (the board and the controls).
+CLICK = {**HTMX, "HX-Target": "game-main"}
 
 
 def _players() -> list[list[str]]:
@@ -179,7 +181,7 @@ class Player(FastHttpUser):
             if link is None:
                 break
             page = self.client.get(html.unescape(link.group(1)), name="move click",
-                                   headers=HTMX).text or ""
+                                   headers=CLICK).text or ""
         return page
 
     def _post(self, url: str, page: str, fields: dict[str, str], name: str) -> str:

@@ -66,6 +66,8 @@ def test_two_players_challenge_and_play_by_clicking(tab_for: TabMaker, players: 
     expect(alice.locator(".game__prompt")).to_contain_text("You rolled 3-1: click a checker to move it by 3.")
     screenshot(alice, "play-1-opening")
     alice.evaluate("window.stillTheSamePage = true")  # gone if a click reloaded the page
+    # A click asks for the main column alone: the side panel is never swapped while the turn is built.
+    alice.evaluate("document.querySelector('.game__side').dataset.mark = 'before the clicks'")
 
     alice.get_by_role("link", name="swap dice").click()
     expect(alice.locator(".game__prompt")).to_contain_text("move it by 1")
@@ -80,10 +82,14 @@ def test_two_players_challenge_and_play_by_clicking(tab_for: TabMaker, players: 
     alice.keyboard.press("Enter")  # the checker links work from the keyboard
     expect(alice.locator(".game__prompt")).to_contain_text("Your move is complete")
     assert alice.evaluate("window.stillTheSamePage") is True
+    assert alice.evaluate("document.querySelector('.game__side').dataset.mark") == "before the clicks"
     screenshot(alice, "play-3-complete")
     alice.get_by_label(re.compile("Message")).first.fill("have fun")
     alice.get_by_role("button", name="Submit", exact=True).click()
     expect(alice.locator(".game__prompt")).to_contain_text("Waiting for bob to move.")
+    # The move's answer is the whole region: the moves list has it.
+    expect(alice.locator(".moves")).to_contain_text("31: 8/5 6/5")
+    assert alice.evaluate("document.querySelector('.game__side').dataset.mark") is None
 
     # Bob's open page notices within three seconds, without a reload by him.
     expect(bob.locator(".game__prompt")).to_contain_text("You rolled 6-4", timeout=3_500)

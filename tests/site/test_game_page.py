@@ -10,7 +10,9 @@ import re
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from backgammon.engine import Side
@@ -192,6 +194,49 @@ def test_htmx_gets_only_the_game_region(alice_client: Client, bx_game: Game) -> 
     body = response.content.decode()
     assert body.lstrip().startswith('<section id="game"') and "<html" not in body
     assert "HX-Request" in response["Vary"]
+
+
+CLICK = {"HX-Request": "true", "HX-Target": "game-main"}
+
+
+def test_a_click_building_the_turn_gets_only_the_main_column(alice_client: Client, bx_game: Game) -> None:
+    url = reverse("backgammon:game", args=[bx_game.pk])
+    alice_client.get(url)  # the page the clicks come from
+    with CaptureQueriesContext(connection) as main_queries:
+        response = alice_client.get(url, {"steps": "8-5"}, headers=CLICK)
+    with CaptureQueriesContext(connection) as region_queries:
+        alice_client.get(url, {"steps": "8-5"}, headers={"HX-Request": "true"})
+    assert len(main_queries) <= len(region_queries)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div class="game__main" id="game-main"')
+    assert 'id="game"' not in body and 'class="panel moves"' not in body and "<html" not in body
+    assert "move the checker on 6 by 1 to 5" in links(response) and "undo" in text(response)
+    assert "HX-Target" in response["Vary"]
+    finished = alice_client.get(url, {"steps": "8-5,6-5"}, headers=CLICK)
+    assert "Your move is complete" in text(finished) and buttons(finished)[0] == "Submit"
+    assert 'name="steps" value="8-5,6-5"' in finished.content.decode()
+    # The same click asked for the whole region (a page from before this column existed) still gets it.
+    whole = alice_client.get(url, {"steps": "8-5"}, headers={"HX-Request": "true"})
+    assert 'class="panel moves"' in whole.content.decode()
+
+
+def test_a_click_with_tampered_steps_says_so_in_the_main_column(alice_client: Client, bx_game: Game) -> None:
+    response = alice_client.get(reverse("backgammon:game", args=[bx_game.pk]), {"steps": "8-2"}, headers=CLICK)
+    assert TAMPERED in text(response)
+    assert "move the checker on 8 by 3 to 5" in links(response)
+    assert unchanged(bx_game)
+
+
+def test_turn_links_target_the_main_column_and_forms_the_whole_region(alice_client: Client, bx_game: Game) -> None:
+    body = page_of(alice_client, bx_game, steps="8-5").content.decode()
+    main = re.search(r'<div class="game__main" id="game-main" hx-target="#game-main" hx-select="#game-main">', body)
+    assert main is not None  # the board's checkers inherit it
+    controls = re.search(r'<div class="controls" hx-target="#game" hx-select="#game">(.*)', body, re.DOTALL)
+    assert controls is not None  # its forms (Submit, the typed move, resign) post and get the region back
+    for label in ("undo", "start the turn again"):
+        link = re.search(rf'<a href="[^"]*" ([^>]*)>{label}</a>', controls.group(1))
+        assert link is not None and 'hx-target="#game-main" hx-select="#game-main"' in link.group(1)
 
 
 def test_the_poll_answers_204_until_the_game_changes(alice_client: Client, bob_client: Client,
