@@ -108,6 +108,7 @@ class Player(FastHttpUser):
         next_menu_count = time.monotonic() + MENU_COUNT_SECONDS
         try:
             while True:
+                news = ""  # "&heard=N", as live.js adds when an event told of action N
                 if _my_move(page):
                     gevent.sleep(random.uniform(THINK_LOW, THINK_HIGH))
                     page = self._take_turn(game_id, page)
@@ -122,6 +123,8 @@ class Player(FastHttpUser):
                         continue
                     if "game" in heard and number <= int(_expected_number(page)):
                         continue  # as live.js: the page already shows it (the player's own move)
+                    if "game" in heard:
+                        news = f"&heard={number}"
                 else:
                     gevent.sleep(POLL_SECONDS)
                     if events is not None:
@@ -136,7 +139,7 @@ class Player(FastHttpUser):
                         self._menu_counts()
                         next_menu_count += MENU_COUNT_SECONDS
                 number = _expected_number(page)
-                with self.client.get(f"/games/{game_id}/poll/?n={number}", name="poll",
+                with self.client.get(f"/games/{game_id}/poll/?n={number}{news}", name="poll",
                                      headers=HTMX, catch_response=True) as answer:
                     if answer.status_code == 286:
                         answer.success()

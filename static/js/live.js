@@ -101,8 +101,22 @@
       event.stopImmediatePropagation();
     } else if (now <= shownNumber()) {
       event.stopImmediatePropagation();
+    } else {
+      noteHeard(now);
     }
   }, true);
+  // The region's request then says what it heard of (?heard=N): the server reads the game once,
+  // whole, rather than first asking whether it changed.
+  function noteHeard(number) {
+    var region = document.getElementById("game-poll");
+    if (region && number > 0) region.dataset.heard = String(number);
+  }
+  body.addEventListener("htmx:configRequest", function (event) {
+    var region = event.detail.elt;
+    if (!region || region.id !== "game-poll" || !region.dataset.heard) return;
+    event.detail.parameters.heard = region.dataset.heard;
+    delete region.dataset.heard;
+  });
   body.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (!event.detail.xhr || !elt.closest || !elt.closest("#game")) return;
@@ -113,7 +127,10 @@
       var held = heldNumber;
       heldNumber = 0;
       var region = document.getElementById("game-poll");
-      if (region && held > Number(region.dataset.number)) htmx.trigger(region, "live:poll");
+      if (region && held > Number(region.dataset.number)) {
+        noteHeard(held);
+        htmx.trigger(region, "live:poll");
+      }
     });
   });
 

@@ -85,6 +85,8 @@ def test_two_players_challenge_and_play_by_clicking(tab_for: TabMaker, players: 
     assert alice.evaluate("document.querySelector('.game__side').dataset.mark") == "before the clicks"
     screenshot(alice, "play-3-complete")
     alice.get_by_label(re.compile("Message")).first.fill("have fun")
+    asked: list[str] = []
+    bob.on("request", lambda request: asked.append(request.url))
     alice.get_by_role("button", name="Submit", exact=True).click()
     expect(alice.locator(".game__prompt")).to_contain_text("Waiting for bob to move.")
     # The move's answer is the whole region: the moves list has it.
@@ -95,6 +97,8 @@ def test_two_players_challenge_and_play_by_clicking(tab_for: TabMaker, players: 
     expect(bob.locator(".game__prompt")).to_contain_text("You rolled 6-4", timeout=3_500)
     expect(bob.locator(".moves")).to_contain_text("31: 8/5 6/5")
     expect(bob.locator(".moves")).to_contain_text("have fun")
+    # Pushed, his page asked for its region saying what it heard of: the server reads the game once.
+    assert any(re.search(rf"/games/{game.pk}/poll/\?n=\d+&heard=\d+", url) for url in asked), asked
     screenshot(bob, "play-4-bob-updated")
     assert not dice.queue
 

@@ -222,10 +222,10 @@ def test_a_click_building_the_turn_gets_only_the_main_column(alice_client: Clien
 
 
 def test_a_click_with_tampered_steps_says_so_in_the_main_column(alice_client: Client, bx_game: Game) -> None:
-    response = alice_client.get(reverse("backgammon:game", args=[bx_game.pk]), {"steps": "8-2"}, headers=CLICK)
+    with unchanged(bx_game):
+        response = alice_client.get(reverse("backgammon:game", args=[bx_game.pk]), {"steps": "8-2"}, headers=CLICK)
     assert TAMPERED in text(response)
     assert "move the checker on 8 by 3 to 5" in links(response)
-    assert unchanged(bx_game)
 
 
 def test_turn_links_target_the_main_column_and_forms_the_whole_region(alice_client: Client, bx_game: Game) -> None:
@@ -254,6 +254,50 @@ def test_the_poll_answers_204_until_the_game_changes(alice_client: Client, bob_c
     assert changed.status_code == 200
     assert changed.content.decode().lstrip().startswith('<section id="game"')
     assert "You rolled 6-4" in text(changed)
+
+
+def test_a_poll_that_heard_of_a_later_action_reads_the_game_once(alice_client: Client, bob_client: Client,
+                                                                  bx_game: Game, dice: Any) -> None:
+    poll = reverse("backgammon:game_poll", args=[bx_game.pk])
+    number = str(bx_game.action_count)
+    bob_client.get(poll, {"n": number})  # the first request of a minute also marks bob as seen
+    dice.then((6, 4))
+    post(alice_client, bx_game, "play", steps="8-5,6-5")
+    now = str(fresh(bx_game).action_count)
+    htmx = {"HX-Request": "true"}
+    bob_client.get(poll, {"n": number}, headers=htmx)  # once, so both ask with the same things kept
+    with CaptureQueriesContext(connection) as plain:
+        looked_up = bob_client.get(poll, {"n": number}, headers=htmx)
+    with CaptureQueriesContext(connection) as told:
+        heard = bob_client.get(poll, {"n": number, "heard": now}, headers=htmx)
+    assert len(told) == len(plain) - 1
+    assert heard.status_code == looked_up.status_code == 200
+    unmasked = [re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", text(answer)) for answer in (heard, looked_up)]
+    assert "You rolled 6-4" in unmasked[0] and unmasked[0] == unmasked[1]
+    # Told of news that is not there after all (or asked with nonsense): the usual answers.
+    assert bob_client.get(poll, {"n": now, "heard": str(int(now) + 1)}, headers=htmx).status_code == 204
+    for nonsense in ("x", "-1", "", now):
+        assert bob_client.get(poll, {"n": now, "heard": nonsense}, headers=htmx).status_code == 204
+
+
+def test_a_poll_that_heard_news_of_a_private_game_tells_an_outsider_nothing(
+        alice_client: Client, charlie_client: Client, bx_game: Game) -> None:
+    alice_client.post(reverse("backgammon:game_privacy", args=[bx_game.pk]), {"private": "1"})
+    poll = reverse("backgammon:game_poll", args=[bx_game.pk])
+    answer = charlie_client.get(poll, {"n": "0", "heard": str(bx_game.action_count)})
+    assert answer.status_code == 404 and "You rolled" not in text(answer)
+
+
+def test_the_poll_that_heard_news_of_a_finished_game_stops(alice_client: Client, bob_client: Client,
+                                                           bx_game: Game) -> None:
+    post(alice_client, bx_game, "resign", level="1")
+    post(bob_client, fresh(bx_game), "accept_resign")
+    game = fresh(bx_game)
+    poll = reverse("backgammon:game_poll", args=[game.pk])
+    final = alice_client.get(poll, {"n": str(bx_game.action_count), "heard": str(game.action_count)})
+    assert final.status_code == 200 and "bob won" in text(final)
+    over = alice_client.get(poll, {"n": str(game.action_count), "heard": str(game.action_count + 1)})
+    assert over.status_code == 286
 
 
 def test_the_poll_stops_once_the_game_is_over(alice_client: Client, bob_client: Client, bx_game: Game) -> None:
