@@ -310,7 +310,8 @@ def _table(rows: list[Row], ceiling: float | None = None) -> list[str]:
     lines = ["| endpoint | requests | errors | req/s | p50 ms | p95 ms | p99 ms |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        name = r.name if r.name == "Aggregated" or _judged(r) else f"{r.name} (not judged: too few)"
+        too_few = 0 < r.requests < MIN_JUDGED_REQUESTS and r.name not in SLOW_ON_PURPOSE | {"Aggregated"}
+        name = f"{r.name} (too few to judge)" if too_few else r.name
         lines.append(f"| {name} | {r.requests} | {r.failures} | {r.per_second:.1f} | "
                      f"{r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} |")
     return lines
