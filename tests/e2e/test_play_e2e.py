@@ -69,8 +69,11 @@ def test_two_players_challenge_and_play_by_clicking(tab_for: TabMaker, players: 
     # A click asks for the main column alone: the side panel is never swapped while the turn is built.
     alice.evaluate("document.querySelector('.game__side').dataset.mark = 'before the clicks'")
 
-    alice.get_by_role("link", name="swap dice").click()
+    with alice.expect_response(lambda response: "swap=1" in response.url) as swapped:
+        alice.get_by_role("link", name="swap dice").click()
     expect(alice.locator(".game__prompt")).to_contain_text("move it by 1")
+    answer = swapped.value.text()  # the server was asked for the main column, and sent only that
+    assert answer.lstrip().startswith('<div class="game__main" id="game-main"') and "panel moves" not in answer
     checker(alice, "move the checker on 6 by 1 to 5").click()
     expect(alice).to_have_url(re.compile(r"steps=6-5"))
     alice.get_by_role("link", name="undo").click()
