@@ -56,6 +56,25 @@ def test_status_lists_my_turn_first_then_theirs_then_challenges(
     assert "Nackgammon" in page and "a match to 9" in page
 
 
+def test_status_lists_read_the_active_games_once_and_keep_each_list_by_deadline(
+    alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
+) -> None:
+    from backgammon.services.queries import status_lists
+
+    scripted_dice(monkeypatch).then((3, 1), (1, 3), (3, 1), (1, 3))
+    games = [start_game(alice, bob, "BX"), start_game(alice, charlie, "BX"),
+             start_game(alice, charlie, "BX"), start_game(alice, bob, "BX")]
+    # Deadlines in the opposite order to creation, so the lists' order is the deadlines'.
+    for hours, game in enumerate(reversed(games)):
+        Game.objects.filter(pk=game.pk).update(deadline=game.deadline + timedelta(hours=hours))
+    with django_assert_num_queries(4):  # active games, finished games, challenges to and from
+        lists = status_lists(alice)
+    assert [g.pk for g in lists.my_turn] == [games[2].pk, games[0].pk]
+    assert [g.pk for g in lists.their_turn] == [games[3].pk, games[1].pk]
+    assert {g.actor_id for g in lists.my_turn} == {alice.pk}
+    assert alice.pk not in {g.actor_id for g in lists.their_turn}
+
+
 def test_status_shows_nothing_of_other_players(charlie_client: Client, alice: Any, bob: Any) -> None:
     start_game(alice, bob, "BX")
     challenge(alice, bob)
