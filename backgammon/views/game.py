@@ -263,8 +263,11 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _heard_news(request: HttpRequest) -> bool:
     """Whether the poll comes from a pushed event of an action later than the page shows."""
-    heard, shown = request.GET.get("heard", ""), request.GET.get("n", "")
-    return heard.isdigit() and shown.isdigit() and int(heard) > int(shown)
+    try:  # anything but two plain numbers ("²", a 5,000-digit one...) is no news
+        heard, shown = int(request.GET.get("heard", ""), 10), int(request.GET.get("n", ""), 10)
+    except ValueError:
+        return False
+    return heard > shown >= 0
 
 
 @login_required

@@ -276,7 +276,8 @@ def test_a_poll_that_heard_of_a_later_action_reads_the_game_once(alice_client: C
     assert "You rolled 6-4" in unmasked[0] and unmasked[0] == unmasked[1]
     # Told of news that is not there after all (or asked with nonsense): the usual answers.
     assert bob_client.get(poll, {"n": now, "heard": str(int(now) + 1)}, headers=htmx).status_code == 204
-    for nonsense in ("x", "-1", "", now):
+    assert bob_client.get(poll, {"n": "-5", "heard": now}, headers=htmx).status_code == 200  # the usual path
+    for nonsense in ("x", "-1", "", now, "²", "9" * 5000, "1e9", " 7"):
         assert bob_client.get(poll, {"n": now, "heard": nonsense}, headers=htmx).status_code == 204
 
 
