@@ -245,6 +245,17 @@ class GamePage:
     def opponent_name(self) -> str:
         return self.names[self.viewer.other]
 
+    @property
+    def answers(self) -> tuple[tuple[str, str], ...]:
+        """The buttons (action kind, label) answering the opponent's double or resignation, the
+        plain yes first; none in any other phase."""
+        if self.state.phase is Phase.TAKE_OR_DROP:
+            beaver = (("beaver", "Beaver"),) if self.state.can_beaver() else ()
+            return (("take", "Take"), ("drop", "Pass (drop)"), *beaver)
+        if self.state.phase is Phase.RESIGN_OFFERED:
+            return (("accept_resign", "Accept"), ("reject_resign", "Reject"))
+        return ()
+
 
 def _last_plays(logged: Sequence[LoggedAction], game_number: int) -> dict[Side, LoggedAction]:
     plays: dict[Side, LoggedAction] = {}

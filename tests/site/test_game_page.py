@@ -348,7 +348,10 @@ def test_after_a_beaver_the_doubler_is_offered_take_or_drop(alice_client: Client
     game = start_game(alice, bob, variant="MP", match_length=0, beavers=True)
     game = service_act(game, alice, Action.play(((8, 5), (6, 5))))
     game = service_act(game, bob, Action.double())
-    assert buttons(page_of(alice_client, game)) == ["Take", "Pass (drop)", "Beaver"]
+    offered = page_of(alice_client, game)
+    assert buttons(offered) == ["Take", "Pass (drop)", "Beaver"]
+    body = offered.content.decode()  # the plain yes first, the others secondary
+    assert '"button" name="kind" value="take"' in body and '"button secondary" name="kind" value="beaver"' in body
     assert post(alice_client, game, "beaver").status_code == 302
     game = fresh(game)
     answer = page_of(bob_client, game)
