@@ -1,13 +1,22 @@
 """Live updates by push: who hears of what, and telling them.
 
-When a game changes (``signals.game_changed``, sent after commit) its page's group hears a
-``game`` event and, unless the player to act only rolled, both players' own groups a ``status``
-event (their Game status lists and PLAY counts); a new challenge tells the challenged player's
-group. The events carry no game data: a ``game`` event says only the game's action count now
-(so a page that already shows it, the mover's own, asks nothing), and a page that hears one
-asks its usual GET view for its fresh region, so every authorization stays in those views.
-The stream itself (backgammon/views/live.py) lets a user into their own group and into the
-group of a game they may watch, nothing else.
+When a game changes (``signals.game_changed``, sent after commit):
+- the game's group (the pages of people watching it) hears a ``game`` event with the game's
+  action count, ``{"g": 12, "n": 57}``; those pages then ask their usual GET view for the
+  fresh region;
+- each player's own group hears the same ``game`` event, and the player who did not make the
+  move, when their page of the game is open, gets the game region in it (``"html"``), rendered
+  here as that page's own view would (backgammon/game_region.py): the page swaps it in and asks
+  nothing. The mover's page already has its region (the answer to the move), and a page that
+  shows the count already ignores the event;
+- unless the player to act only rolled, each player's group also hears a ``status`` event (their
+  Game status lists, and their menu counts as the badges show them: ``"counts"``).
+A new challenge or message tells the player's group a ``status`` event.
+
+So what a player sees is decided by the same code whether it is fetched or pushed, and nobody
+hears of a game they may not see: players hear their own groups, and the stream
+(backgammon/views/live.py) lets a user into their own group and into the group of a game they
+may watch, nothing else.
 
 Publishing goes through the Channels layer (settings.CHANNEL_LAYERS): Redis across app servers
 and the task worker, an in-memory layer within one development process.
@@ -22,9 +31,14 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.core.cache import cache
+from django.template.loader import render_to_string
 
 from backgammon import signals
+from backgammon.game_region import pushed_region
 from backgammon.models import Game
+from backgammon.views.access import known_actor
+from gamesite.menu_counts import MENU_COUNTS_TEMPLATE, menu_counts_context
 
 __all__ = [
     "EVENT_GAME",
@@ -32,6 +46,7 @@ __all__ = [
     "connect",
     "game_group",
     "layer_is_shared",
+    "listening_key",
     "may_watch",
     "publish_game_changed",
     "publish_status",
@@ -101,19 +116,23 @@ def answers_pages(wsgi_app: Any) -> Any:
     return marked
 
 
-def _send(messages: list[tuple[str, str, dict[str, Any]]]) -> None:
-    """Send each (group, event, data) message, all in one go; a failure is logged, never raised."""
+Message = tuple[str, list[tuple[str, dict[str, Any]]]]
+"""A group and the events (name, data) its streams send on, in order."""
+
+
+def _send(messages: list[Message]) -> None:
+    """Send each message to its group, all in one go; a failure is logged, never raised."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
 
     async def send_all() -> None:
-        for group, event, data in messages:
-            await layer.group_send(group, {"type": MESSAGE_TYPE, "event": event, "data": data})
+        for group, events in messages:
+            await layer.group_send(group, {"type": MESSAGE_TYPE, "events": events})
 
     # Redis down: the move itself stands, and pages fall back to polling.
     unpublished = "live update not published to %s"
-    groups = [group for group, _, _ in messages]
+    groups = [group for group, _ in messages]
 
     try:
         asyncio.get_running_loop()
@@ -154,26 +173,106 @@ def _log_failure(sent: Any, unpublished: str, groups: list[str]) -> None:
         log.warning(unpublished, groups, exc_info=error)
 
 
+# An open page's stream marks its player as listening, under these keys (refreshed while it stays
+# open, dropped when it closes): a publication renders a player's pushed region and menu counts
+# only for someone who will see them. A mark that lapsed early costs only the push's HTML: the
+# event still goes, and the page then asks for what it shows, as without these marks.
+LISTENING_SECONDS = 90
+
+
+def listening_key(user_id: int, game_id: int | None = None) -> str:
+    """The mark of ``user_id``'s open pages: any page, or (with ``game_id``) that game's page."""
+    return f"live:listening:{user_id}" if game_id is None else f"live:listening:{user_id}:{game_id}"
+
+
+_NOT_AN_ACTION = object()
+
+
 def publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple[int | None, int | None],
-                         same_turn: bool = False, **_: Any) -> None:
+                         same_turn: bool = False, game: Game | None = None, mover_id: Any = _NOT_AN_ACTION,
+                         **_: Any) -> None:
     """Tell the game's open pages, and, unless the player to act only rolled, its two players'
-    status pages and PLAY counts (a roll leaves whose turn it is as it was; a quarter of all
-    events were rolls, each making both players' pages ask for both their counts)."""
-    messages = [(game_group(game_id), EVENT_GAME, {"n": action_number})]
-    if not same_turn:
-        messages += [(user_group(player_id), EVENT_STATUS, {}) for player_id in player_ids
-                     if player_id is not None]
+    menu counts and status pages (a roll leaves whose turn it is as it was).
+
+    Each player's own group hears the game's news: the player who did not make the move, when
+    their page of the game is open, with the game region as they would fetch it (their page
+    swaps it in and asks nothing), and with the counts their menu bar shows. Watchers hear the
+    game's group, and fetch.
+    """
+    players = [player_id for player_id in player_ids if player_id is not None]
+    news = {"g": game_id, "n": action_number}
+    messages = [(game_group(game_id), [(EVENT_GAME, news)])]
+    listening = _listening(players, game_id)
+    for player_id in players:
+        game_news = dict(news)
+        if (game is not None and mover_id is not _NOT_AN_ACTION and player_id != mover_id
+                and listening_key(player_id, game_id) in listening):
+            region = _region_for(game, player_id)
+            if region:
+                game_news["html"] = region
+        events: list[tuple[str, dict[str, Any]]] = [(EVENT_GAME, game_news)]
+        if not same_turn:
+            events.append((EVENT_STATUS, _status(player_id, listening)))
+        messages.append((user_group(player_id), events))
     _send(messages)
 
 
 def publish_status(user_id: int) -> None:
-    """Something on the player's own pages changed (a message, say): their counts ask again."""
-    _send([(user_group(user_id), EVENT_STATUS, {})])
+    """Something on the player's own pages changed (a message, say): their counts and lists."""
+    _send([(user_group(user_id), [(EVENT_STATUS, _status(user_id, _listening([user_id], None)))])])
 
 
 def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:
     """A challenge appears in the challenged player's status lists."""
-    _send([(user_group(challenged_id), EVENT_STATUS, {})])
+    publish_status(challenged_id)
+
+
+def _listening(user_ids: list[int], game_id: int | None) -> set[str]:
+    """Which of these players have a page open (and that game's page, with ``game_id``)."""
+    keys = [listening_key(user_id) for user_id in user_ids]
+    if game_id is not None:
+        keys += [listening_key(user_id, game_id) for user_id in user_ids]
+    try:
+        return set(cache.get_many(keys))
+    except Exception:  # the cache out of reach: the events still go, the pages ask for the rest
+        log.warning("live: could not read who is listening", exc_info=True)
+        return set()
+
+
+def _signed_in(user_id: int) -> Any:
+    from accounts.backends import CaseInsensitiveModelBackend
+
+    return CaseInsensitiveModelBackend().get_user(user_id)
+
+
+def _region_for(game: Game, user_id: int) -> str:
+    """The game region as ``user_id``'s page would fetch it now; "" if it cannot be had (the page
+    then fetches it). Their page shows it, so the move's messages in it count as read."""
+    try:
+        user = _signed_in(user_id)
+        if user is None:
+            return ""
+        region = pushed_region(known_actor(game), user)
+        signals.game_viewed.send(sender=Game, game_id=game.pk, user=user)
+        return region
+    except Exception:
+        log.warning("live: game %s's region for user %s not rendered", game.pk, user_id, exc_info=True)
+        return ""
+
+
+def _status(user_id: int, listening: set[str]) -> dict[str, Any]:
+    """A status event's data: the menu counts as the page's badges show them (``counts``: the
+    same markup /menu-counts/ answers), when the player has a page open to show them."""
+    if listening_key(user_id) not in listening:
+        return {}
+    try:
+        user = _signed_in(user_id)
+        if user is None:
+            return {}
+        return {"counts": render_to_string(MENU_COUNTS_TEMPLATE, menu_counts_context(user))}
+    except Exception:
+        log.warning("live: menu counts for user %s not rendered", user_id, exc_info=True)
+        return {}
 
 
 def connect() -> None:

@@ -7,6 +7,9 @@
   change that is no action, such as time given) and ``same_turn`` (True when the player who acted
   still has to act: their own roll; whose turn it is and what the status lists show stay as
   they were, but for the seconds the roll took off the roller's clock; absent means False).
+  After actions also ``game`` (the saved Game, its players read) and ``mover_id`` (the user who
+  asked for them, or None for the site's own: opening rolls, timeouts); a change that is no
+  action (time given) sends neither.
 * ``challenge_created`` is sent after a challenge is committed: ``challenge_id``, ``challenged_id``.
 * ``match_finished`` is sent when a game (a whole match, or a single game) ends, INSIDE the
   transaction that ends it and under the game's row lock: ``game`` (saved, status finished or

@@ -8,8 +8,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.engine.variants import VARIANTS
-from backgammon.services import games_awaiting_count
-from messaging.services import unread_count
+from gamesite.menu_counts import MENU_COUNTS_TEMPLATE, menu_counts_context
 from notices.main_screen import main_screen
 
 
@@ -38,8 +37,8 @@ def help_dice(request: HttpRequest) -> HttpResponse:
 @require_GET
 def menu_counts(request: HttpRequest) -> HttpResponse:
     """The menu bar's two counts, PLAY (games waiting for me) and TALK (unread messages), asked
-    for together by every page when the server pushes a "status" event (or, without push, as
-    static/js/live.js polls): one request, not one per count. ``play`` and ``talk`` are the
+    for together by a page that polls (static/js/live.js, without push) or whose pushed "status"
+    event came without them: one request, not one per count. ``play`` and ``talk`` are the
     counts the page shows; 204 while both are unchanged.
 
     A visitor (logged out meanwhile) gets 286, which stops htmx asking, rather than a redirect
@@ -47,8 +46,8 @@ def menu_counts(request: HttpRequest) -> HttpResponse:
     """
     if not request.user.is_authenticated:
         return HttpResponseStopPolling()
-    play, talk = games_awaiting_count(request.user), unread_count(request.user)
+    counts = menu_counts_context(request.user)
+    play, talk = counts["games_awaiting_count"], counts["unread_messages_count"]
     if request.GET.get("play") == str(play) and request.GET.get("talk") == str(talk):
         return HttpResponse(status=204)
-    return render(request, "partials/menu_counts.html",
-                  {"games_awaiting_count": play, "unread_messages_count": talk})
+    return render(request, MENU_COUNTS_TEMPLATE, counts)

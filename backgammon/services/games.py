@@ -68,6 +68,7 @@ class _Log:
     game: Game
     state: MatchState
     now: datetime
+    mover_id: int | None = None  # the player who asked for these actions; None for the site's own
     rows: list[GameAction] = field(default_factory=list)
     rolls: int = 0
 
@@ -137,6 +138,8 @@ class _Log:
             partial(
                 game_changed.send,
                 sender=Game,
+                game=game,
+                mover_id=self.mover_id,
                 game_id=game.pk,
                 action_number=game.action_count,
                 actor_id=game.actor_id,
@@ -300,7 +303,7 @@ def game_apply_action(
                 raise ActionRejected(_turn_words(game, state), Refusal.NOT_YOUR_TURN)
             if not isinstance(action, Action):
                 action = _check_kind(action(state))
-            log = _Log(game, state, now)
+            log = _Log(game, state, now, mover_id=actor.pk)
             if action.kind is ActionKind.ROLL:
                 log.roll(side=side, message=message)
             else:

@@ -10,7 +10,6 @@ with the reason (403 for outsiders, 409 for a page that is out of date, 400 for 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,12 +20,12 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling, replace_url
 
 from backgammon.action_input import SIMPLE_ACTIONS, resign_action, typed_play
-from backgammon.engine import Side
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
-from backgammon.game_page import GamePage, build_page, turn_from_url
+from backgammon.game_page import GamePage, turn_from_url
+from backgammon.game_region import MAIN_TEMPLATE, REGION_TEMPLATE, page_for, region_context
 from backgammon.models import Game
-from backgammon.move_records import logged_actions, mat_text
+from backgammon.move_records import mat_text
 from backgammon.services import ActionRejected, Refusal, game_apply_action
 from backgammon.services.notes import NOTE_MAX_LENGTH, game_note_text
 from backgammon.signals import game_viewed
@@ -40,27 +39,10 @@ def _game_or_404(game_id: int, user: Any) -> Game:
     return visible_game_or_404(game_id, user)
 
 
-def _link_maker(game: Game) -> Any:
-    base = reverse("backgammon:game", args=[game.pk])
-
-    def link(steps: str, swap: bool) -> str:
-        query = {key: value for key, value in (("steps", steps), ("swap", "1" if swap else "")) if value}
-        return f"{base}?{urlencode(query)}" if query else base
-
-    return link
-
-
 def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False,
           confirm_double: bool = False, confirm_submit: bool = False) -> GamePage:
-    # Only the current game's rows: the earlier games' moves lists are kept rendered (_game.html),
-    # so a page costs the same at action 10 as at action 1,000.
-    logged = logged_actions(game, from_game=game.game_number)
-    return build_page(game, logged, user=request.user, steps_text=steps, swap=swap, link=_link_maker(game),
-                      confirm_double=confirm_double, confirm_submit=confirm_submit, earlier_games=True)
-
-
-def _with_query(url: str, **params: str) -> str:
-    return f"{url}{'&' if '?' in url else '?'}{urlencode(params)}"
+    return page_for(game, request.user, steps=steps, swap=swap, confirm_double=confirm_double,
+                    confirm_submit=confirm_submit)
 
 
 MAIN_COLUMN = "game-main"
@@ -74,33 +56,13 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
     or with ``main_only`` the region's main column alone (the board and the turn's controls)."""
     if partial is None:
         partial = _wants_region(request)
-    link = _link_maker(page.game)
-    context = {
-        "page": page,
-        "game": page.game,
-        "error": error,
-        "message_text": message,
-        "moves_text": moves_text,
-        "swap_url": link("", not page.swap),
-        "undo_url": None if page.undo_steps is None else link(page.undo_steps, page.swap),
-        "reset_url": link("", page.swap),
-        "self_url": link(page.steps_text, page.swap),
-        "confirm_double_url": f"{link('', False)}?{urlencode({'confirm': 'double'})}",
-        "confirm_submit_url": _with_query(link(page.steps_text, page.swap), confirm="submit"),
-        # Every form of the turn posts here: one reverse() rather than one per form.
-        "act_url": reverse("backgammon:game_act", args=[page.game.pk]),
-    }
-    if page.is_player:
-        # The player's own note and privacy wish: never anyone else's (services.notes).
-        side_field = "private_black" if page.viewer is Side.BLACK else "private_white"
-        context["my_private_wish"] = getattr(page.game, side_field)
-        if not partial:  # the note stands outside the game region (game.html)
-            context |= {"note_text": game_note_text(game=page.game, author=request.user), "note_max": NOTE_MAX_LENGTH}
+    context = region_context(page, error=error, message=message, moves_text=moves_text)
+    if page.is_player and not partial:  # the note stands outside the game region (game.html)
+        context |= {"note_text": game_note_text(game=page.game, author=request.user), "note_max": NOTE_MAX_LENGTH}
     if main_only:
-        template = "backgammon/_game_main.html"
-        context |= {"state": page.state, "phase": page.phase}
+        template = MAIN_TEMPLATE
     else:
-        template = "backgammon/_game.html" if partial else "backgammon/game.html"
+        template = REGION_TEMPLATE if partial else "backgammon/game.html"
     response = render(request, template, context, status=status)
     # The same URL answers htmx with the game region (or its main column, for the links that
     # target it) and browsers with the whole page.

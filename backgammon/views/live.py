@@ -2,13 +2,17 @@
 from <body>, see templates/base.html and static/js/live.js).
 
 ``/live/`` streams the logged-in player's own events (``status``: their Game status lists and
-PLAY count); ``/live/?game=ID`` adds that game's (``game``: its page asks for its fresh region).
-The events name what changed and nothing more (a ``game`` event also the game's action count,
-``{"n": 57}``, which a page already showing it ignores), so what a page then shows is decided by
-the ordinary GET views. A game the player may not watch is refused with 403, an unknown one with
-404, streams opened beyond LIVE_STREAMS_RATE with 429; when the channel layer (Redis) cannot be
-reached, or a WSGI server that cannot hold a stream open serves the site, the answer is 503. A
-page refused any of these polls instead.
+menu counts; ``game``: news of their games, with the game region itself for the page of a game
+the opponent moved in); ``/live/?game=ID`` is the stream of that game's page: a watcher's also
+hears the game's group (``game``: its page asks for its fresh region). What the events carry is
+described in backgammon/live.py; what a page shows is decided by the same code whether fetched or
+pushed. A game the player may not watch is refused with 403, an unknown one with 404, streams
+opened beyond LIVE_STREAMS_RATE with 429; when the channel layer (Redis) cannot be reached, or
+a WSGI server that cannot hold a stream open serves the site, the answer is 503. A page refused
+any of these polls instead.
+
+While it is open, a stream marks its player as listening (live.listening_key, in the cache):
+publications render pushed regions and counts only for players who will see them.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -23,6 +28,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import (
@@ -35,7 +41,14 @@ from django.http import (
 from django.views.decorators.http import require_GET
 from django_ratelimit.core import is_ratelimited
 
-from backgammon.live import game_group, layer_is_shared, may_watch, user_group
+from backgammon.live import (
+    LISTENING_SECONDS,
+    game_group,
+    layer_is_shared,
+    listening_key,
+    may_watch,
+    user_group,
+)
 from backgammon.models import Game
 
 __all__ = ["live_events"]
@@ -93,12 +106,16 @@ async def live_events(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = "60"
         return response
     groups = [user_group(user.pk)]
+    marks = [listening_key(user.pk)]
     game_id_text = request.GET.get("game")
     if game_id_text is not None:
         found = await sync_to_async(_game_for)(game_id_text, user)
         if isinstance(found, HttpResponse):
             return found
-        groups.append(game_group(found.pk))
+        if found.side_of(user) is None:
+            groups.append(game_group(found.pk))
+        else:  # a player hears their own games' news in their own group, the region included
+            marks.append(listening_key(user.pk, found.pk))
     if not isinstance(request, ASGIRequest):
         return _unavailable("Live updates need the ASGI server: this page polls instead.")
     layer = get_channel_layer()
@@ -111,7 +128,7 @@ async def live_events(request: HttpRequest) -> HttpResponse:
     except Exception:  # Redis unreachable: the page polls until it can connect again.
         log.warning("live updates unavailable", exc_info=True)
         return _unavailable("Live updates are unavailable just now: this page polls instead.")
-    response = StreamingHttpResponse(_events(layer, channel, groups), content_type="text/event-stream")
+    response = StreamingHttpResponse(_events(layer, channel, groups, marks), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
@@ -122,15 +139,21 @@ def _hello() -> str:
     return f"retry: {RECONNECT_MS}\nevent: hello\ndata: {json.dumps({'poll': poll})}\n\n"
 
 
-async def _events(layer: BaseChannelLayer, channel: str, groups: list[str]) -> AsyncIterator[str]:
+async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], marks: list[str]) -> AsyncIterator[str]:
     """``hello`` first (a page that never sees it is behind a buffering proxy and polls), then
-    one event per message to the page's groups, with a keep-alive comment when quiet."""
+    the events of each message to the page's groups, with a keep-alive comment when quiet."""
     waiting: asyncio.Future[dict[str, Any]] | None = None
+    marked_at = 0.0
     try:
         # The middleware is done with the request by now (this runs in its thread).
         await sync_to_async(_let_go_of_the_database)()
+        await _mark_listening(marks)
+        marked_at = time.monotonic()
         yield _hello()
         while True:
+            if time.monotonic() - marked_at >= KEEPALIVE_SECONDS:
+                await _mark_listening(marks)
+                marked_at = time.monotonic()
             if waiting is None:
                 waiting = asyncio.ensure_future(layer.receive(channel))
             done, _ = await asyncio.wait({waiting}, timeout=KEEPALIVE_SECONDS)
@@ -139,12 +162,26 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str]) -> A
                 continue
             message = waiting.result()
             waiting = None
-            yield f"event: {message['event']}\ndata: {json.dumps(message.get('data') or {})}\n\n"
+            yield "".join(_event_text(name, data) for name, data in message.get("events") or ())
     finally:
         if waiting is not None:
             waiting.cancel()
         try:
+            await cache.adelete_many(marks)
             for group in groups:
                 await layer.group_discard(group, channel)
         except Exception:  # Redis gone meanwhile: the group's members expire there by themselves.
             log.info("live stream left its groups uncleaned", exc_info=True)
+
+
+def _event_text(name: str, data: Any) -> str:
+    # JSON on one line: a pushed region's newlines travel escaped inside it.
+    return f"event: {name}\ndata: {json.dumps(data or {})}\n\n"
+
+
+async def _mark_listening(marks: list[str]) -> None:
+    """Tell publications this page is open (refreshed while it is, so a crashed server's marks lapse)."""
+    try:
+        await cache.aset_many(dict.fromkeys(marks, 1), LISTENING_SECONDS)
+    except Exception:  # the cache out of reach: pushes then carry no region, and the page asks
+        log.info("live stream could not mark its page as listening", exc_info=True)

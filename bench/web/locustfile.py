@@ -3,9 +3,9 @@
 A player takes a prepared account (a signed-in session made by bench/bench_web.py, so the run
 measures play rather than password hashing; a few players also log in through the form), opens
 the status page and a game page, and then does what the page does: waits for updates on its
-live stream (a "game" event telling of an action the page does not show yet fetches the game
-region; a "status" event, the menu count), or without push polls every 2 s (and the menu count
-every 10 s), and on their turn thinks 5-15 s,
+live stream (a "game" event telling of an action the page does not show yet brings the game
+region, or the page fetches it; a "status" event brings the menu counts, or the page asks for
+them), or without push polls every 2 s (and the menu count every 10 s), and on their turn thinks 5-15 s,
 rolls, clicks the checkers one step at a time through the board's own links and submits the
 page's own form (through htmx, as the page does: each answer is the fresh game region). When the game ends they open their next game from the status page.
 
@@ -32,6 +32,7 @@ from locust import FastHttpUser, task
 from page_forms import (  # locust puts this file's folder on the path
     ACCEPT_RESIGN,
     CSRF,
+    CSRF_HEADER,
     EXPECTED_NUMBER,
     MENU_COUNTS,
     MOVE_LINK,
@@ -102,6 +103,8 @@ class Player(FastHttpUser):
 
     def _play(self, game_id: int) -> None:
         page = self.client.get(f"/games/{game_id}/", name="game page").text or ""
+        token = CSRF_HEADER.search(page)
+        self.csrf_token = token.group(1) if token else ""
         badge = MENU_COUNTS.search(page)
         self.menu_counts_url = html.unescape(badge.group(1)) if badge else "/menu-counts/"
         events = _Stream(self.host, self.session_id, f"/live/?game={game_id}") if PUSH else None
@@ -116,13 +119,18 @@ class Player(FastHttpUser):
                 if events is not None and events.alive:
                     # The page waits on its stream: nothing is asked until an event comes (or,
                     # as live.js does, a slow safety poll after a quiet half minute).
-                    heard, number = events.wait(SAFETY_POLL_SECONDS)
-                    if "status" in heard:
+                    heard, number, region, counts = events.wait(SAFETY_POLL_SECONDS, game_id)
+                    if counts is not None:  # the menu counts came with the status event
+                        self._take_menu_counts(counts)
+                    elif "status" in heard:
                         self._menu_counts()
                     if heard and "game" not in heard:
                         continue
                     if "game" in heard and number <= int(_expected_number(page)):
                         continue  # as live.js: the page already shows it (the player's own move)
+                    if region is not None:
+                        page = region  # the opponent's move came with the region: nothing asked
+                        continue
                     if "game" in heard:
                         news = f"&heard={number}"
                 else:
@@ -158,7 +166,11 @@ class Player(FastHttpUser):
     def _menu_counts(self) -> None:
         """The header's PLAY badge asks for both menu counts, saying the ones it shows."""
         answer = self.client.get(self.menu_counts_url, name="menu count", headers=HTMX)
-        badge = MENU_COUNTS.search(answer.text or "") if answer.status_code == 200 else None
+        if answer.status_code == 200:
+            self._take_menu_counts(answer.text or "")
+
+    def _take_menu_counts(self, counts: str) -> None:
+        badge = MENU_COUNTS.search(counts)
         if badge:
             self.menu_counts_url = html.unescape(badge.group(1))
 
@@ -188,11 +200,11 @@ class Player(FastHttpUser):
         return page
 
     def _post(self, url: str, page: str, fields: dict[str, str], name: str) -> str:
-        token = CSRF.search(page)
-        data = {"csrfmiddlewaretoken": token.group(1) if token else "",
-                "expected_number": _expected_number(page), **fields}
-        # The page's forms post through htmx (hx-post), and the answer is the fresh game region.
-        with self.client.post(url, data=data, name=name, headers=HTMX, allow_redirects=False,
+        data = {"expected_number": _expected_number(page), **fields}
+        # The page's forms post through htmx (hx-post), with the page's CSRF token in a header,
+        # and the answer is the fresh game region.
+        headers = {**HTMX, "X-CSRFToken": self.csrf_token}
+        with self.client.post(url, data=data, name=name, headers=headers, allow_redirects=False,
                               catch_response=True) as answer:
             text = answer.text or ""
             if answer.status_code != 200 or 'id="game"' not in text:
@@ -208,7 +220,8 @@ class _Stream:
         parts = urlsplit(host)
         self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=None)
         self.heard: set[str] = set()
-        self.game_number = 0  # the largest action count the game's events told of
+        self.games: dict[int, tuple[int, str | None]] = {}  # game -> the largest count told, its region
+        self.counts: str | None = None  # the menu counts a status event last brought
         self.arrived = gevent.event.Event()
         self.alive = True
         try:
@@ -230,9 +243,13 @@ class _Stream:
                 if line.startswith("event:"):
                     event = line.split(":", 1)[1].strip()
                 elif line.startswith("data:") and event:
+                    data = json.loads(line.split(":", 1)[1])
                     if event == "game":
-                        told = json.loads(line.split(":", 1)[1]).get("n", 0)
-                        self.game_number = max(self.game_number, int(told))
+                        game, told = int(data.get("g", 0)), int(data.get("n", 0))
+                        if told >= self.games.get(game, (0, None))[0]:
+                            self.games[game] = (told, data.get("html"))
+                    elif event == "status":
+                        self.counts = data.get("counts")
                     self.heard.add(event)
                     self.arrived.set()
                     event = ""
@@ -241,13 +258,19 @@ class _Stream:
         self.alive = False
         self.arrived.set()
 
-    def wait(self, seconds: float) -> tuple[set[str], int]:
-        """The events heard since the last wait, and the largest action count they told of."""
+    def wait(self, seconds: float, game_id: int) -> tuple[set[str], int, str | None, str | None]:
+        """Since the last wait: the events heard (a "game" one only of ``game_id``), the largest
+        action count told of that game and the region pushed with it, and the menu counts a
+        status event brought."""
         self.arrived.wait(seconds)
         heard, self.heard = self.heard - {"hello"}, set()
-        number, self.game_number = self.game_number, 0
+        number, region = self.games.pop(game_id, (0, None))
+        self.games.clear()
+        if not number:
+            heard.discard("game")
+        counts, self.counts = self.counts, None
         self.arrived.clear()
-        return heard, number
+        return heard, number, region, counts
 
     def close(self) -> None:
         self.alive = False

@@ -1,6 +1,7 @@
 // Live updates: the server pushes an event when something on this page changed (htmx's SSE
-// extension, connected from <body sse-connect>), and the regions that listen for it
-// (hx-trigger="sse:game, live:poll" and the like) ask for their fresh content.
+// extension, connected from <body sse-connect>): the game region itself when the opponent moved,
+// the menu counts when they changed; otherwise the regions concerned ask for their fresh content
+// (the game region, the Game status lists with hx-trigger="sse:status").
 //
 // When push is unavailable (the stream refused or dropped, Redis down, or a proxy buffering it so
 // its "hello" never arrives) this script polls those regions instead, every 2 s at first and
@@ -66,6 +67,8 @@
   body.addEventListener("htmx:sseOpen", function (event) {
     var source = event.detail.source;
     source.addEventListener("hello", onHello);
+    source.addEventListener("game", onGame);
+    source.addEventListener("status", onStatus);
     // Connected but no hello: something between us buffers the stream, so poll meanwhile.
     window.setTimeout(function () {
       if (!live && source.readyState === EventSource.OPEN) startPolling();
@@ -82,34 +85,58 @@
     }
   });
 
-  // A "game" event says how many actions the game has now ({"n": 57}): a region that already
-  // shows that many does not ask again. That is the mover's own page, whose answer is the fresh
-  // region; but the event usually comes before that answer, so while a request of the game
-  // region is under way the event waits for it, and is then weighed against the region it
-  // brought. Capturing, and registered before the listener below, so a held event reaches nobody.
-  var gameRequests = 0;
-  var heldNumber = 0;
-  function shownNumber() {
-    var region = document.getElementById("game-poll");
-    return region ? Number(region.dataset.number) : NaN;
+  function readData(event) {
+    try { return JSON.parse(event.data) || {}; } catch (error) { return {}; }
   }
-  body.addEventListener("sse:game", function (event) {
-    var now = NaN;
-    try { now = Number(JSON.parse(event.detail.data).n); } catch (error) { now = NaN; }
-    if (gameRequests > 0 && now > 0) {
-      heldNumber = Math.max(heldNumber, now);
-      event.stopImmediatePropagation();
-    } else if (now <= shownNumber()) {
-      event.stopImmediatePropagation();
+
+  // A "status" event: the player's menu counts, as /menu-counts/ would answer them ("counts":
+  // the PLAY badge and the TALK badges out of band), or, when it came without them, the badge
+  // asks. The Game status lists listen for it themselves (hx-trigger="sse:status").
+  function onStatus(event) {
+    var badge = document.getElementById("play-badge");
+    if (!badge) return;
+    var data = readData(event);
+    if (typeof data.counts === "string") {
+      htmx.swap(badge, data.counts, {swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0});
     } else {
-      noteHeard(now);
+      htmx.trigger(badge, "live:poll");
     }
-  }, true);
-  // The region's request then says what it heard of (?heard=N): the server reads the game once,
-  // whole, rather than first asking whether it changed.
-  function noteHeard(number) {
-    var region = document.getElementById("game-poll");
-    if (region && number > 0) region.dataset.heard = String(number);
+  }
+
+  // A "game" event tells of a game's action count now ({"g": 12, "n": 57}), with the game
+  // region itself when it is the opponent's move on this player's page ("html"). A page of
+  // another game, or one already showing that many actions (the mover's own, whose answer is
+  // the fresh region), does nothing; without the region, the page asks for it.
+  // The event usually comes before the answer to a move of this page's own, so while a request
+  // of the game region is under way the news waits for it, and is then weighed against the
+  // region that request brought.
+  var gameRequests = 0;
+  var held = null;
+  function gameRegion() {
+    return document.getElementById("game-poll");
+  }
+  function onGame(event) {
+    var news = readData(event);
+    var region = gameRegion();
+    if (!region || String(news.g) !== region.dataset.game || !(Number(news.n) > 0)) return;
+    if (gameRequests > 0) {
+      if (held === null || Number(news.n) >= Number(held.n)) held = news;
+      return;
+    }
+    apply(news);
+  }
+  function apply(news) {
+    var region = gameRegion();
+    if (!region || Number(news.n) <= Number(region.dataset.number)) return;
+    var game = document.getElementById("game");
+    if (typeof news.html === "string" && game) {
+      htmx.swap(game, news.html, {swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0});
+      return;
+    }
+    // The region's request then says what it heard of (?heard=N): the server reads the game
+    // once, whole, rather than first asking whether it changed.
+    region.dataset.heard = String(news.n);
+    htmx.trigger(region, "live:poll");
   }
   body.addEventListener("htmx:configRequest", function (event) {
     var region = event.detail.elt;
@@ -123,14 +150,10 @@
     gameRequests += 1;
     event.detail.xhr.addEventListener("loadend", function () {
       gameRequests -= 1;
-      if (gameRequests > 0 || heldNumber === 0) return;
-      var held = heldNumber;
-      heldNumber = 0;
-      var region = document.getElementById("game-poll");
-      if (region && held > Number(region.dataset.number)) {
-        noteHeard(held);
-        htmx.trigger(region, "live:poll");
-      }
+      if (gameRequests > 0 || held === null) return;
+      var news = held;
+      held = null;
+      apply(news);
     });
   });
 
@@ -145,7 +168,7 @@
     if (region && region.id && asking[region.id]) askAgain[region.id] = true;
   }
   // Capturing, so this hears the event before htmx starts the region's next request on it.
-  ["sse:game", "sse:status", "live:poll"].forEach(function (name) {
+  ["sse:status", "live:poll"].forEach(function (name) {
     body.addEventListener(name, heard, true);
   });
   body.addEventListener("htmx:beforeRequest", function (event) {

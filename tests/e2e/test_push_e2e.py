@@ -52,28 +52,42 @@ def test_a_move_is_pushed_to_the_other_players_page_within_a_second(
     scripted_dice(monkeypatch).then((3, 1), (4, 2))
     game = start_game(who.alice, who.bob, variant="BX", match_length=0)  # alice to play 3-1
     url = f"/games/{game.pk}/"
-    alice, bob = tab_for(1280, who.alice), tab_for(390, who.bob)
+    alice, bob, charlie = tab_for(1280, who.alice), tab_for(390, who.bob), tab_for(1280, who.charlie)
     bob_asked, alice_asked = region_requests(bob), region_requests(alice)
+    charlie_asked: list[str] = []
+    charlie.on("request", lambda request: charlie_asked.append(request.url) if "/poll/" in request.url else None)
     bob.goto(url)
+    charlie.goto(url)  # watching
     alice.goto(f"{url}?steps=8-5,6-5")
-    for tab in (alice, bob):
+    for tab in (alice, bob, charlie):
         expect(tab.locator("body")).to_have_attribute("data-live", "push")
     alice.wait_for_timeout(500)  # the catch-up look each page takes when its stream says hello
-    alice_before = len(alice_asked)
+    alice_before, bob_before = len(alice_asked), len(bob_asked)
 
-    # Alice submits on her page; Bob's page has it within a second of Alice's page showing it.
+    # Alice submits on her page; Bob's page has it within a second of Alice's page showing it,
+    # pushed whole: his page asks for nothing.
     alice.get_by_role("button", name="Submit", exact=True).click()
     expect(alice.locator(".game__prompt")).to_contain_text("bob", ignore_case=True)
     after_alice = Game.objects.get(pk=game.pk).action_count
     shows_action(bob, after_alice)
     expect(bob.get_by_role("button", name="Submit")).to_have_count(0)  # his turn, nothing chosen
+    assert len(bob_asked) == bob_before, bob_asked
+    # A watcher's page is told the count and asks, saying what it heard of (the server then reads
+    # the game once, whole).
+    shows_action(charlie, after_alice)
+    assert any(re.search(rf"/poll/\?n=\d+&heard={after_alice}$", asked) for asked in charlie_asked), charlie_asked
     screenshot(bob, "push-1-bob-sees-alices-move-phone")
     # Alice's page heard of her own move too, but its answer already showed it: it asks nothing.
     alice.wait_for_timeout(1_000)
     assert len(alice_asked) == alice_before, alice_asked
 
-    # Bob moves (through the service, so the clock starts at the commit): Alice's page follows.
-    act(Game.objects.get(pk=game.pk), who.bob, Action.play(((8, 4), (6, 4))))
+    # Bob plays on the region he was pushed (its forms post with the page's CSRF token, sent by
+    # htmx in a header): Alice's page follows.
+    bob.get_by_role("link", name="move the checker on 8 by 4 to 4", exact=True).locator(".hit").click()
+    bob.get_by_role("link", name="move the checker on 6 by 2 to 4", exact=True).locator(".hit").click()
+    bob.get_by_role("button", name="Submit", exact=True).click()
+    expect(bob.locator(".game__prompt")).to_contain_text("alice", ignore_case=True)
+    assert Game.objects.get(pk=game.pk).actions.filter(kind="play").last().notation == "8/4 6/4"
     shows_action(alice, Game.objects.get(pk=game.pk).action_count)
     screenshot(alice, "push-2-alice-sees-bobs-move")
 

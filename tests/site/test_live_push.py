@@ -11,6 +11,7 @@ import asyncio
 import gc
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -91,9 +92,19 @@ async def open_stream(client: AsyncClient, query: str = "") -> AsyncIterator[byt
     assert response.status_code == 200, response.content
     assert isinstance(response, StreamingHttpResponse)
     assert response["Content-Type"] == "text/event-stream" and response["Cache-Control"] == "no-cache"
-    stream = aiter(response.streaming_content)  # type: ignore[arg-type]
+    stream = one_event_at_a_time(aiter(response.streaming_content))  # type: ignore[arg-type]
     assert await next_event(stream) == "hello"
     return stream
+
+
+async def one_event_at_a_time(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """The stream's events one by one, however the server grouped them into writes."""
+    pending = ""
+    async for chunk in chunks:
+        pending += chunk.decode()
+        while "\n\n" in pending:
+            event, pending = pending.split("\n\n", 1)
+            yield f"{event}\n\n".encode()
 
 
 def a_move_by_alice(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> Callable[[], Game]:
@@ -139,34 +150,126 @@ def test_a_move_reaches_the_opponents_game_page_and_status_within_a_second(
         bobs_status_page = await open_stream(bobs_client)
         charlies_status_page = await open_stream(charlies_client)
         await sync_to_async(move)()
-        assert await next_event(bobs_game_page) in {"game", "status"}
-        assert {await next_event(bobs_game_page)} | {"game", "status"} == {"game", "status"}
-        assert await next_event(bobs_status_page) == "status"
+        for page in (bobs_game_page, bobs_status_page):
+            assert await next_event(page) == "game"
+            assert await next_event(page) == "status"
         with pytest.raises(TimeoutError):  # not charlie's game: he hears nothing
             await next_event(charlies_status_page, seconds=0.3)
 
     run(scenario)
 
 
-def test_a_game_event_tells_the_action_count_and_a_roll_leaves_the_players_status_alone(
+def test_the_opponents_open_page_is_pushed_its_region_as_it_would_fetch_it(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, client_for: Callable[[Any], Client]
+) -> None:
+    move = a_move_by_alice(alice, bob, monkeypatch)
+    game_id = Game.objects.get().pk
+    bobs_client, alices_client = async_client_for(bob), async_client_for(alice)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        bobs_game_page = await open_stream(bobs_client, f"?game={game_id}")
+        alices_game_page = await open_stream(alices_client, f"?game={game_id}")
+        await sync_to_async(move)()
+        bobs_news = await next_message(bobs_game_page)
+        alices_news = await next_message(alices_game_page)
+        return bobs_news[1], alices_news[1]
+
+    bobs_news, alices_news = in_own_thread(async_to_sync(scenario))
+    played = Game.objects.get()
+    # Alice made the move: her page has the region already (the move's answer), so hers has none.
+    assert alices_news == {"g": game_id, "n": played.action_count}
+    assert set(bobs_news) == {"g", "n", "html"} and bobs_news["n"] == played.action_count
+    # Bob's region is the one his page would fetch, but for the CSRF fields: pushed, it has no
+    # request to take a token from, and htmx sends the page's token in a header.
+    fetched = client_for(bob).get(f"/games/{game_id}/poll/?n=0", HTTP_HX_REQUEST="true").content.decode()
+    without_tokens = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">', "", fetched)
+    assert "csrfmiddlewaretoken" in fetched and "csrfmiddlewaretoken" not in bobs_news["html"]
+    assert bobs_news["html"] == without_tokens
+    assert "game__prompt--yours" in bobs_news["html"]
+
+
+def test_a_pushed_region_reads_the_moves_message_and_a_closed_page_gets_none(
     alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from messaging.models import Message
+
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    game = start_game(alice, bob, "BX", match_length=0)
+    bobs_client = async_client_for(bob)
+
+    async def scenario() -> None:
+        bobs_game_page = await open_stream(bobs_client, f"?game={game.pk}")
+        await sync_to_async(act)(game, alice, Action.play(((8, 5), (6, 5))), message="Your go")
+        heard = dict([await next_message(bobs_game_page) for _ in range(3)])  # the message's status too
+        assert "Your go" in heard["game"]["html"]
+
+    run(scenario)
+    # His page shows the message with the move: it is read, as when his page fetched the region.
+    assert Message.objects.get(body="Your go").read_at is not None
+
+    async def closed_page() -> None:
+        bobs_status_page = await open_stream(bobs_client)  # no page of the game open
+        game_now = await sync_to_async(Game.objects.get)(pk=game.pk)
+        await sync_to_async(act)(game_now, bob, Action.play(((8, 4), (6, 4))))
+        rolled = await sync_to_async(Game.objects.get)(pk=game.pk)
+        name, news = await next_message(bobs_status_page)
+        assert (name, news) == ("game", {"g": game.pk, "n": rolled.action_count})
+
+    run(closed_page)
+
+
+def test_a_stream_marks_its_player_listening_while_it_is_open(alice: Any, bob: Any,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.cache import cache
+
+    a_move_by_alice(alice, bob, monkeypatch)
+    game_id = Game.objects.get().pk
+    bobs_client = async_client_for(bob)
+    marks = [live.listening_key(bob.pk), live.listening_key(bob.pk, game_id)]
+
+    async def scenario() -> None:
+        response = await bobs_client.get(f"{LIVE}?game={game_id}")
+        stream = aiter(response.streaming_content)  # type: ignore[arg-type]
+        assert await next_event(stream) == "hello"
+        assert set(await cache.aget_many(marks)) == set(marks)
+        # The page is closed: uvicorn cancels the stream's task, waiting for its next event.
+        waiting = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert await cache.aget_many(marks) == {}
+
+    run(scenario)
+
+
+def test_a_game_event_tells_the_action_count_and_a_roll_leaves_the_players_status_alone(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, client_for: Callable[[Any], Client]
 ) -> None:
     scripted_dice(monkeypatch).then((3, 1), (4, 2))
     game = start_game(alice, bob, "BP", match_length=5)  # alice won the opening roll: her turn
     game = act(game, alice, Action.play(((8, 5), (6, 5))))  # bob to roll, or to double
     alices_client, bobs_client = async_client_for(alice), async_client_for(bob)
+    alices_page_client = client_for(alice)
 
     async def scenario() -> None:
         bobs_game_page = await open_stream(bobs_client, f"?game={game.pk}")
         alices_status_page = await open_stream(alices_client)
         rolled = await sync_to_async(act)(game, bob, roll_request())
-        assert await next_message(bobs_game_page) == ("game", {"n": rolled.action_count})
+        assert await next_message(bobs_game_page) == ("game", {"g": game.pk, "n": rolled.action_count})
+        assert await next_message(alices_status_page) == ("game", {"g": game.pk, "n": rolled.action_count})
         # Bob still has to move: nobody's lists or PLAY count changed, so no status event came
         # (a timeout would end the stream: the play's events show what came in between).
         played = await sync_to_async(act)(rolled, bob, Action.play(((8, 4), (6, 4))))
-        heard = [await next_message(bobs_game_page), await next_message(bobs_game_page)]
-        assert sorted(heard) == [("game", {"n": played.action_count}), ("status", {})]
-        assert await next_message(alices_status_page) == ("status", {})  # the play's
+        assert await next_message(bobs_game_page) == ("game", {"g": game.pk, "n": played.action_count})
+        name, bobs_status = await next_message(bobs_game_page)
+        assert name == "status" and "<span id=\"play-badge\"" in bobs_status["counts"]
+        assert await next_message(alices_status_page) == ("game", {"g": game.pk, "n": played.action_count})
+        name, alices_status = await next_message(alices_status_page)
+        # Her counts as the badge's own request would answer them: now one game waits for her.
+        asked = await sync_to_async(alices_page_client.get)("/menu-counts/?play=0&talk=0", HTTP_HX_REQUEST="true")
+        assert name == "status" and alices_status["counts"] == asked.content.decode()
+        assert '<span class="badge">1<' in alices_status["counts"]
         with pytest.raises(TimeoutError):  # and only the play's
             await next_message(alices_status_page, seconds=0.3)
 
@@ -183,7 +286,9 @@ def test_a_watcher_of_a_public_game_hears_its_moves(alice: Any, bob: Any, charli
     async def scenario() -> None:
         watching = await open_stream(charlies_client, f"?game={game_id}")
         await sync_to_async(move)()
-        assert await next_event(watching) == "game"
+        name, news = await next_message(watching)
+        # A watcher is told the count and asks the page's view: no region is rendered for them.
+        assert name == "game" and set(news) == {"g", "n"}
 
     run(scenario)
 
@@ -295,9 +400,10 @@ def test_the_pages_listen_for_push_and_for_the_fallback_poll(alice: Any, bob: An
     game = Game.objects.get()
     page = client_for(bob).get(reverse("backgammon:game", args=[game.pk])).content.decode()
     assert f'hx-ext="sse" sse-connect="{LIVE}?game={game.pk}"' in page
-    assert 'hx-trigger="sse:game, live:poll"' in page and 'js/live.js' in page and "hx-sse-2" in page
+    assert f'data-game="{game.pk}"' in page and 'js/live.js' in page and "hx-sse-2" in page
     status = client_for(bob).get(reverse("backgammon:status")).content.decode()
     assert f'sse-connect="{LIVE}"' in status and 'hx-trigger="sse:status, live:poll"' in status
+    assert '<span id="play-badge" class="play-badge"' in status
     visitor = Client().get(reverse("help_rules")).content.decode()
     assert "sse-connect" not in visitor and "live.js" not in visitor
 

@@ -55,6 +55,7 @@ def test_two_players_and_the_worker_at_once_never_meet_a_locked_database(tmp_pat
         )
 
     assert run("manage.py", "migrate", "--noinput").wait(timeout=120) == 0
+    assert run("manage.py", "createcachetable").wait(timeout=120) == 0  # as `make run` does
     setup = run(str(LOAD), "setup", "24")
     assert setup.wait(timeout=120) == 0, setup.stderr.read() if setup.stderr else ""
     worker = run("manage.py", "db_worker", "--no-reload", "--no-startup-delay", "--interval", "0.05")
