@@ -18,9 +18,11 @@ def _on_game_changed(*, game_id: int, action_number: int, actor_id: int | None, 
                      **_: Any) -> None:
     if actor_id is None or not turn_passed:
         return  # the game ended, or the player to act chose the last action (rolled) themselves
+    from notices.sending import may_get_your_turn_mail
     from notices.tasks import send_your_turn_notice
 
-    send_your_turn_notice.enqueue(game_id, action_number)
+    if may_get_your_turn_mail(actor_id):
+        send_your_turn_notice.enqueue(game_id, action_number)
 
 
 def _on_challenge_created(*, challenge_id: int, **_: Any) -> None:

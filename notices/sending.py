@@ -33,6 +33,7 @@ from notices.preferences import preferences_lock
 
 __all__ = [
     "WARN_AT_FRACTION_LEFT",
+    "may_get_your_turn_mail",
     "notify_new_challenge",
     "notify_new_message",
     "notify_time_warning",
@@ -79,6 +80,23 @@ def _acted_last(game: Game, action_number: int) -> int | None:
         .first()
     )
     return None if first is None else first.side
+
+
+def may_get_your_turn_mail(user_id: int) -> bool:
+    """Whether a your-turn mail could go to this player now, judged from the signed-in user kept
+    for every request (no query): not for a bot or an account without an address, nor while they
+    are on the site. The task decides for good (notify_your_turn); this only spares the queue
+    and the worker the turns that could never send one, most of them on a busy site.
+    A kept profile is at most a minute old, and its last_seen only earlier than the truth, so a
+    player it shows away may still be here: the task is queued, and it checks."""
+    from accounts.backends import CaseInsensitiveModelBackend
+
+    player = CaseInsensitiveModelBackend().get_user(user_id)
+    if player is None or not _reachable(player):
+        return False
+    last_seen = getattr(getattr(player, "profile", None), "last_seen", None)
+    online_since = timezone.now() - timedelta(minutes=settings.NOTICE_ONLINE_MINUTES)
+    return last_seen is None or last_seen < online_since
 
 
 def notify_your_turn(game_id: int, action_number: int) -> bool:

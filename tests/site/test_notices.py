@@ -14,6 +14,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 from gamebuilder import act, scripted_dice, start_game
 from notice_tasks import queued_notices, run_queued_notices
 from racing import race
@@ -161,6 +162,30 @@ def test_no_your_turn_mail_while_the_player_is_on_the_site(
     alice_opened(monkeypatch, alice, bob, on_commit)
     assert True not in run_queued_notices()
     assert mail.outbox == []
+
+
+@pytest.mark.parametrize(("address", "seen_minutes_ago", "queued"), [
+    ("bob@example.com", None, True),
+    ("bob@example.com", 30, True),
+    ("bob@example.com", 2, False),  # on the site: the PLAY count tells him
+    ("", None, False),  # no address to write to
+])
+def test_a_turn_queues_the_notice_only_when_a_mail_could_go(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, on_commit: Any, address: str,
+    seen_minutes_ago: int | None, queued: bool,
+) -> None:
+    bob.email = address
+    bob.save()  # saves forget the kept signed-in user, which the queueing reads
+    profile = Profile.objects.get(user=bob)
+    profile.last_seen = None if seen_minutes_ago is None else timezone.now() - timedelta(minutes=seen_minutes_ago)
+    profile.save()
+    scripted_dice(monkeypatch).then((3, 1), (6, 5))
+    with on_commit():
+        game = start_game(alice, bob)
+    DBTaskResult.objects.all().delete()  # Alice's own notice of the opening: not what this is about
+    with on_commit():
+        act(game, alice, Action.play([(8, 5), (6, 5)]))  # now Bob's turn
+    assert ("notices.tasks.send_your_turn_notice" in queued_notices()) is queued
 
 
 def test_bots_get_no_mail(alice: Any, on_commit: Any) -> None:
