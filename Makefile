@@ -57,7 +57,8 @@ test: $(STAMPS)/venv chromium
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/mypy
 	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider --doctest-modules \
-		--doctest-glob=README.md tests backgammon/engine gamesite/env.py README.md
+		--doctest-glob=README.md tests backgammon/engine backgammon/board_svg.py backgammon/game_page.py \
+		gamesite/env.py README.md
 
 bench: $(STAMPS)/venv
 	@for script in bench/bench_*.py; do DATABASE_URL=$(DATABASE_URL) $(BIN)/python $$script || exit 1; done

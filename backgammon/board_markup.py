@@ -91,41 +91,48 @@ def _playing_field(board: Board) -> list[str]:
     for s in board.last_move:
         out.append(f'<rect class="outline-last" x="{s.x}" y="{s.y}" width="{s.width}" height="{s.height}" '
                    'fill="none" stroke="#2f7fe0" stroke-width="3" rx="4"/>\n')
+    # The parts a click building the turn changes are groups of their own (static/js/turn.js
+    # redraws them in the page from the turn's click map, as this module would).
+    out.append('<g id="board-steps">')
     for s in board.steps:
         dashes = ' stroke-dasharray="6 5"' if s.kind == "from" else ""
         out.append(f'<rect class="outline-step outline-{_e(s.kind)}" x="{s.x}" y="{s.y}" width="{s.width}" '
                    f'height="{s.height}" fill="none" stroke="#e8312a" stroke-width="3" rx="4"{dashes}/>\n')
-    out.append("\n")
+    out.append('</g>\n<g id="board-slabs">')
     for s in board.slabs:
         mine = s.kind == "mine"
         out.append(f'<rect class="slab" x="{s.x}" y="{s.y}" width="{s.width}" height="{s.height}" rx="3" '
                    f'fill="{_e(colours.mine if mine else colours.theirs)}" '
                    f'stroke="{_e(colours.mine_rim if mine else colours.theirs_rim)}"/>\n')
-    out.append("\n")
+    out.append("</g>\n")
     return out
 
 
 def _pieces(board: Board) -> list[str]:
     colours = board.colours
     size = board.diameter
-    out = []
+    out = ['<g id="board-checkers">']
     for c in board.checkers:
         out.append(f'<use href="#ck-{_e(c.symbol)}" x="{c.x}" y="{c.y}" width="{size}" height="{size}"/>\n')
         if c.count:
             ink = colours.mine_ink if c.symbol == "mine" else colours.theirs_ink
             out.append(f'<text class="stack-count" x="{c.text_x}" y="{c.text_y}" text-anchor="middle" '
                        f'font-size="17" font-weight="bold" fill="{_e(ink)}">{_e(c.count)}</text>\n')
-    out.append("\n")
+    out.append('</g>\n<g id="board-texts">')
     for t in board.texts:
         fill = "#f3ede0" if t.kind == "off" else "#333"
         out.append(f'<text class="label-{_e(t.kind)}" x="{t.x}" y="{t.y}" text-anchor="{_e(t.anchor)}" '
                    f'font-size="13" fill="{fill}">{_e(t.text)}</text>\n')
-    out.append("\n")
-    for d in board.dice:
-        used_class, used_opacity = (" die-used", ' opacity="0.35"') if d.used else ("", "")
-        out.append(f'<use class="die die-{_e(d.owner)}{used_class}" href="#die-{_e(d.owner)}-{d.value}" '
-                   f'x="{d.x}" y="{d.y}" width="{board.die_size}" height="{board.die_size}"{used_opacity}/>\n')
-    out.append("\n")
+    out.append("</g>\n")
+    for owner in ("theirs", "mine"):
+        out.append(f'<g id="board-dice-{owner}">')
+        for d in board.dice:
+            if d.owner != owner:
+                continue
+            used_class, used_opacity = (" die-used", ' opacity="0.35"') if d.used else ("", "")
+            out.append(f'<use class="die die-{_e(d.owner)}{used_class}" href="#die-{_e(d.owner)}-{d.value}" '
+                       f'x="{d.x}" y="{d.y}" width="{board.die_size}" height="{board.die_size}"{used_opacity}/>\n')
+        out.append("</g>\n")
     cube = board.cube
     if cube:
         out.append(f'<g class="cube cube-{_e(cube.where)}"><rect x="{cube.x}" y="{cube.y}" '
@@ -138,11 +145,12 @@ def _pieces(board: Board) -> list[str]:
 
 
 def _moves(board: Board) -> list[str]:
-    out = []
+    out = ['<g id="board-moves">']
     for m in board.moves:
         href, label, area, target = _e(m.href), _e(m.label), m.area, m.target
         out.append(
-            f'<a class="move" href="{href}" aria-label="{label}" hx-get="{href}" hx-push-url="true">\n'
+            f'<a class="move" href="{href}" aria-label="{label}" hx-get="{href}" hx-push-url="true" '
+            f'data-origin="{m.origin}">\n'
             f"  <title>{label}</title>\n"
             f'  <rect class="hit" x="{area.x}" y="{area.y}" width="{area.width}" height="{area.height}" '
             'fill="#fff" fill-opacity="0"/>\n'
@@ -153,6 +161,7 @@ def _moves(board: Board) -> list[str]:
             'stroke="#ffd23f" stroke-width="3" stroke-dasharray="8 5"/>\n'
             "</a>\n"
         )
+    out.append("</g>\n")
     return out
 
 

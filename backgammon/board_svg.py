@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from .board_themes import CLASSIC, HALO, Theme
 from .engine.board import BAR, OFF, Position, Side
@@ -39,6 +40,7 @@ __all__ = [
     "MoveTarget",
     "Shape",
     "changed_points",
+    "click_geometry",
     "describe",
     "layout_board",
     "mirrored",
@@ -203,6 +205,7 @@ class MoveTarget:
     ring_x: int
     ring_y: int
     target: Shape
+    origin: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,7 +424,7 @@ def _move_targets(position: Position, links: Sequence[MoveLink]) -> list[MoveTar
         area = point_rect(link.origin)
         ring_y = _top_checker_y(position, link.origin)
         targets.append(MoveTarget(link.href, move_label(link), area, area.x + area.width // 2, ring_y,
-                                  point_rect(link.destination)))
+                                  point_rect(link.destination), link.origin))
     return targets
 
 
@@ -577,3 +580,54 @@ def mirrored(board: Board) -> Board:
                     for m in board.moves),
         home_left=not board.home_left,
     )
+
+
+@cache
+def click_geometry(home_left: bool = False) -> dict[str, object]:
+    """Where the parts a click changes are drawn, for a page that builds the turn itself
+    (static/js/turn.js): each place's five checker slots ``[x, y, text_x, text_y]`` (``"1"`` ..
+    ``"24"``, ``"bar"`` for the viewer's, ``"theirBar"``), each place's column ``[x, y, width,
+    height]`` (``"0"`` the viewer's tray, ``"25"`` their half of the bar), the borne-off slabs,
+    the pip and "off" labels ``[x, y, anchor]`` and the viewer's dice; mirrored for a board with
+    the home board on the left. The same numbers ``layout_board`` draws with. Made once per
+    orientation: the caller must not change it.
+
+    >>> geometry = click_geometry()
+    >>> geometry["slots"]["24"][0], geometry["places"]["24"]
+    ([682, 42, 705, 71], [680, 42, 50, 230])
+    >>> click_geometry(home_left=True)["slots"]["24"][0]
+    [92, 42, 115, 71]
+    """
+
+    def x(value: int, width: int = 0) -> int:
+        return _flip_x(value, width) if home_left else value
+
+    def slot(cx: int, cy: int) -> list[int]:
+        return [x(cx - RADIUS, DIAMETER), cy - RADIUS, x(cx), cy + 6]
+
+    slots = {str(point): [slot(point_x(point) + POINT_W // 2, _slot_y(point, i)) for i in range(SHOWN_IN_STACK)]
+             for point in range(1, 25)}
+    bar_x = BAR_X + BAR_W // 2
+    slots["bar"] = [slot(bar_x, _bar_slot_y(True, i)) for i in range(SHOWN_IN_STACK)]
+    slots["theirBar"] = [slot(bar_x, _bar_slot_y(False, i)) for i in range(SHOWN_IN_STACK)]
+    places = {}
+    for place in range(26):
+        shape = point_rect(place)
+        places[str(place)] = [x(shape.x, shape.width), shape.y, shape.width, shape.height]
+    slab_x = x(TRAY_X + 4, TRAY_W - 8)
+    tray_mid = x(TRAY_X + TRAY_W // 2)
+    end = "start" if home_left else "end"
+    return {
+        "slots": slots,
+        "places": places,
+        "slab": {"x": slab_x, "width": TRAY_W - 8, "height": SLAB_H - 2,
+                 "mine": [BOTTOM_Y - 3 - (i + 1) * SLAB_H for i in range(15)],
+                 "theirs": [TOP_Y + 3 + i * SLAB_H for i in range(15)]},
+        "labels": {"theirPips": [x(FRAME_RIGHT), LABEL_H - 6, end], "minePips": [x(FRAME_RIGHT), HEIGHT - 6, end],
+                   "theirOff": [tray_mid, MID_TOP + 22, "middle"], "mineOff": [tray_mid, MID_BOTTOM - 12, "middle"]},
+        "dice": {str(count): [x(d.x, DIE) for d in _dice([(1, False)] * count, "mine")] for count in (2, 4)},
+        "diceY": MID_Y - DIE // 2,
+        "radius": RADIUS,
+        "diameter": DIAMETER,
+        "die": DIE,
+    }

@@ -23,13 +23,14 @@ from backgammon.board_svg import (
     Colours,
     MoveLink,
     changed_points,
+    click_geometry,
     layout_board,
 )
 from backgammon.board_themes import theme_named
 from backgammon.engine import BAR, OFF, EngineError, PerSide, Position, Side
 from backgammon.engine.actions import ActionKind
 from backgammon.engine.match import MatchState, Phase
-from backgammon.engine.turn import Turn, notation_of
+from backgammon.engine.turn import ClickNode, Turn, click_map, notation_of
 from backgammon.models import Game
 from backgammon.move_records import (
     GameRecord,
@@ -185,6 +186,10 @@ class GamePage:
     # The moves lists of the match's earlier games, read only when the page's cached copy of
     # them is missing (they never change once the next game has started).
     earlier_loader: Callable[[], list[GameRecord]] | None = None
+    # What a page needs to build this turn by itself (static/js/turn.js): every partial turn the
+    # clicks can reach, and where the board draws what they change. None when there is nothing
+    # to click (not the viewer's move, a forced pass, the step confirming a move).
+    turn_map: dict[str, Any] | None = None
 
     @property
     def has_earlier_games(self) -> bool:
@@ -328,6 +333,8 @@ def build_page(
     page.confirming_submit = confirm_submit and bool(page.submit_moves or page.forced_pass)
     page.board = _board(page, logged, turn, link, user)
     page.prompt = _prompt(page)
+    if turn is not None and link is not None and not page.forced_pass and not page.confirming_submit:
+        page.turn_map = _turn_map(page, turn, link, user)
     return page
 
 
@@ -367,7 +374,7 @@ def _my_prompt(page: GamePage) -> str:
     if page.forced_pass:
         return f"You rolled {rolled}: {page.forced_pass}. Submit to pass."
     if turn.is_complete():
-        return "Your move is complete: Submit it, or undo a step."
+        return COMPLETE_PROMPT
     return f"You rolled {rolled}: click a checker to move it by {_click_die(turn)}."
 
 
@@ -378,11 +385,57 @@ def roll_text(dice: tuple[int, int]) -> str:
 
 def _click_die(turn: Turn) -> str:
     """The die a click plays now: the first one shown unless no checker can move by it."""
-    offered = {die for die, _ in turn.movable().values()}
-    order = [die for die in dict.fromkeys(turn.remaining_dice()) if die in offered]
+    return _click_die_words({die for die, _ in turn.movable().values()}, turn.remaining_dice())
+
+
+def _click_die_words(offered: set[int], remaining: Sequence[int]) -> str:
+    order = [die for die in dict.fromkeys(remaining) if die in offered]
     if len(order) > 1:
         return f"{order[0]} (by {order[1]} where it cannot move {order[0]})"
-    return str(order[0]) if order else str(turn.remaining_dice()[0])
+    return str(order[0]) if order else str(remaining[0])
+
+
+COMPLETE_PROMPT = "Your move is complete: Submit it, or undo a step."
+
+
+def _node_prompt(node: ClickNode, rolled: str) -> str:
+    """What _my_prompt says at this partial turn."""
+    if node.complete:
+        return COMPLETE_PROMPT
+    offered = {die for die, _, _ in node.clicks.values()}
+    return f"You rolled {rolled}: click a checker to move it by {_click_die_words(offered, node.remaining)}."
+
+
+def _turn_map(page: GamePage, turn: Turn, link: Any, user: Any) -> dict[str, Any]:
+    """The turn's click map for static/js/turn.js: the partial turns (complete or not, the dice
+    left, the prompt, and per clickable checker its die, destination and the partial turn it
+    leads to), the position they start from, the page's links and how the board draws."""
+    state, viewer = page.state, page.viewer
+    assert state.dice is not None
+    clicks = click_map(state.position, state.dice)
+    rolled = roll_text(state.dice)
+    position = state.position_for(viewer)
+    mine_off, theirs_off = position.borne_off()
+    colours, style = page.board.colours, board_style_for(user)
+    colour = page.colour_names
+    return {
+        "base": link("", False),
+        "dice": list(state.dice),
+        "swap": page.swap,
+        "steps": [[move.origin, move.destination] for move in turn.steps],
+        "roots": list(clicks.roots),
+        "nodes": [[int(node.complete), list(node.remaining), _node_prompt(node, rolled),
+                   {str(origin): list(lead) for origin, lead in node.clicks.items()}] for node in clicks.nodes],
+        "mine": list(position.mine),
+        "theirs": [position.theirs[24 - point] for point in range(1, 25)] + [position.theirs[24]],
+        "off": [mine_off, theirs_off],
+        "names": [f"{page.names[viewer]} ({colour[viewer]}, you)", f"{page.names[viewer.other]} ({colour[viewer.other]})"],
+        "descExtra": f" Cube: {_cube_words(state, page.names)}." if state.rules.variant.uses_cube else "",
+        "colours": {"mine": colours.mine, "mineRim": colours.mine_rim, "mineInk": colours.mine_ink,
+                    "theirs": colours.theirs, "theirsRim": colours.theirs_rim, "theirsInk": colours.theirs_ink},
+        "pips": style.pip_counts,
+        "geometry": click_geometry(style.home_left),
+    }
 
 
 def _fill_turn(page: GamePage, turn: Turn, link: Any) -> None:

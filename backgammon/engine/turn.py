@@ -24,7 +24,7 @@ from .errors import IllegalPlayError
 from .movegen import State, search, steps, unpack
 from .plays import BEAR_OFF_RULE, Move, Play, check_dice, to_board, to_position
 
-__all__ = ["Turn", "notation_of"]
+__all__ = ["ClickMap", "ClickNode", "Turn", "click_map", "notation_of"]
 
 
 Node = tuple[State, tuple[int, ...]]
@@ -58,6 +58,56 @@ def _goal(position: Position, dice: tuple[int, int]) -> tuple[frozenset[Node], i
     return frozenset(node for node, good in memo.items() if good), used, tuple(opp)
 
 
+class _Clicks:
+    """The click rules of one roll from one position, on partial turns given as (state, the dice
+    not used yet in shown order): what a click on a checker plays, and what that leaves."""
+
+    __slots__ = ("goal", "opp", "used")
+
+    def __init__(self, position: Position, dice: tuple[int, int]) -> None:
+        self.goal, self.used, opp = _goal(position, _sorted(dice))
+        self.opp = list(opp)
+
+    def steps(self, state: State, die: int) -> list[tuple[State, tuple[int, int, bool]]]:
+        return steps(state[0], self.opp, state[1], state[2], die)
+
+    def completable(self, state: State, remaining: tuple[int, ...]) -> bool:
+        return (state, tuple(sorted(remaining))) in self.goal
+
+    def offers(self, state: State, remaining: tuple[int, ...]) -> dict[int, tuple[int, int]]:
+        """Origin -> (die, destination) that a click on that origin plays now."""
+        offers: dict[int, tuple[int, int]] = {}
+        for die in dict.fromkeys(remaining):
+            for next_state, raw in self.steps(state, die):
+                if raw[0] not in offers and self.completable(next_state, _without(remaining, die)):
+                    used = self.die_for(state, remaining, raw)
+                    offers[raw[0]] = (used[0] if used else die, raw[1])
+        return offers
+
+    def die_for(self, state: State, remaining: tuple[int, ...],
+                raw: tuple[int, int, bool]) -> tuple[int, State] | None:
+        # A bear-off from below the die could use either die: take the smallest that keeps the
+        # turn completable, so the same steps always leave the same dice.
+        distance = raw[0] - raw[1]
+        for die in sorted(dict.fromkeys(remaining), key=lambda d: (d < distance, d)):
+            for after, step_raw in self.steps(state, die):
+                if step_raw == raw and self.completable(after, _without(remaining, die)):
+                    return die, after
+        return None
+
+    def extend(self, state: State, remaining: tuple[int, ...], origin: int,
+               die: int) -> tuple[Move, State, tuple[int, ...]] | None:
+        """The step a click on ``origin`` plays with ``die``, and the partial turn it leaves."""
+        rest = _without(remaining, die)
+        for next_state, raw in self.steps(state, die):
+            if raw[0] == origin and self.completable(next_state, rest):
+                return Move(*raw), next_state, rest
+        return None
+
+    def complete(self, state: State, remaining: tuple[int, ...], made: int) -> bool:
+        return made == self.used and self.completable(state, remaining)
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """The steps made so far of one player's turn, from ``position`` with ``dice`` in shown order."""
@@ -85,14 +135,7 @@ class Turn:
 
     def movable(self) -> dict[int, tuple[int, int]]:
         """Origin -> (die, destination) that a click on that origin plays now."""
-        state, remaining = self._walk()
-        offers: dict[int, tuple[int, int]] = {}
-        for die in dict.fromkeys(remaining):
-            for next_state, raw in self._steps(state, die):
-                if raw[0] not in offers and self._completable(next_state, _without(remaining, die)):
-                    used = self._die_for(state, remaining, raw)
-                    offers[raw[0]] = (used[0] if used else die, raw[1])
-        return offers
+        return self._clicks().offers(*self._walk())
 
     def step(self, origin: int) -> Turn:
         """Play the checker on ``origin`` as ``movable()`` says; IllegalPlayError with the reason."""
@@ -126,9 +169,7 @@ class Turn:
 
     def is_complete(self) -> bool:
         """True when the steps form a whole legal play: Submit may be offered."""
-        state, remaining = self._walk()
-        _, used, _ = _goal(self.position, _sorted(self.dice))
-        return len(self.steps) == used and self._completable(state, remaining)
+        return self._clicks().complete(*self._walk(), len(self.steps))
 
     def play(self) -> Play:
         """The finished play; IllegalPlayError while it is not complete."""
@@ -147,44 +188,27 @@ class Turn:
     # The walk from the start is cheap next to a click's round trip, and keeping no cache keeps
     # the value object plain (equal turns are equal, whatever was asked of them before).
     def _walk(self) -> tuple[State, tuple[int, ...]]:
-        goal_dice = _sorted(self.dice)
-        _, used, _ = _goal(self.position, goal_dice)
+        clicks = self._clicks()
         board, _ = to_board(self.position)
         state: State = (board, 0, self.position.mine_waiting)
         remaining: tuple[int, ...] = (self.dice[0],) * 4 if self.dice[0] == self.dice[1] else self.dice
         for move in self.steps:
-            found = self._die_for(state, remaining, (move.origin, move.destination, move.hit))
+            found = clicks.die_for(state, remaining, (move.origin, move.destination, move.hit))
             if found is None:
                 raise IllegalPlayError(f"The move {_text(move)} is not a legal step of this turn")
             state, remaining = found[1], _without(remaining, found[0])
-        if len(self.steps) > used:
+        if len(self.steps) > clicks.used:
             raise IllegalPlayError("That is more moves than the roll allows")
         return state, remaining
 
-    def _die_for(self, state: State, remaining: tuple[int, ...],
-                 raw: tuple[int, int, bool]) -> tuple[int, State] | None:
-        # A bear-off from below the die could use either die: take the smallest that keeps the
-        # turn completable, so the same steps always leave the same dice.
-        distance = raw[0] - raw[1]
-        for die in sorted(dict.fromkeys(remaining), key=lambda d: (d < distance, d)):
-            for after, step_raw in self._steps(state, die):
-                if step_raw == raw and self._completable(after, _without(remaining, die)):
-                    return die, after
-        return None
-
-    def _steps(self, state: State, die: int) -> list[tuple[State, tuple[int, int, bool]]]:
-        opp = list(_goal(self.position, _sorted(self.dice))[2])
-        return steps(state[0], opp, state[1], state[2], die)
-
-    def _completable(self, state: State, remaining: tuple[int, ...]) -> bool:
-        return (state, tuple(sorted(remaining))) in _goal(self.position, _sorted(self.dice))[0]
+    def _clicks(self) -> _Clicks:
+        return _Clicks(self.position, self.dice)
 
     def _extend(self, origin: int, die: int) -> Turn:
-        state, remaining = self._walk()
-        for next_state, raw in self._steps(state, die):
-            if raw[0] == origin and self._completable(next_state, _without(remaining, die)):
-                return Turn(self.position, self.dice, self.steps + (Move(*raw),))
-        raise IllegalPlayError(self._refusal(origin))
+        extended = self._clicks().extend(*self._walk(), origin, die)
+        if extended is None:
+            raise IllegalPlayError(self._refusal(origin))
+        return Turn(self.position, self.dice, self.steps + (extended[0],))
 
     def _routes(self) -> list[tuple[int, ...]]:
         remaining = self.remaining_dice()
@@ -205,24 +229,81 @@ class Turn:
             dest = origin - die
             if destination is not None and dest < destination:
                 continue
-            if dest >= 1 and self._goal_opp()[dest] >= 2:
+            if dest >= 1 and self._clicks().opp[dest] >= 2:
                 return f"Point {dest} is blocked"
             if dest <= 0 and any(board[7:]):
                 return BEAR_OFF_RULE
             if dest < 0 and any(board[origin + 1:7]):
                 return f"A {die} bears off from point {origin} only when no checker is higher"
-        if len(set(remaining)) == 2 and _goal(self.position, _sorted(self.dice))[1] == 1:
+        if len(set(remaining)) == 2 and self._clicks().used == 1:
             return f"You must play the higher die ({max(remaining)}) when only one die can be played"
         if destination is not None:
             return f"No die or dice you have left take a checker from {origin} to {destination}"
         return "That move would leave a die you must use unplayable: you must use as many dice as you can"
 
-    def _goal_opp(self) -> tuple[int, ...]:
-        return _goal(self.position, _sorted(self.dice))[2]
-
     def _unfinished(self) -> str:
         remaining = self.remaining_dice()
         return f"The turn is not finished: play your {' and '.join(map(str, remaining))} too"
+
+
+@dataclass(frozen=True, slots=True)
+class ClickNode:
+    """A partial turn of a click map: whether it is a whole play (Submit), and for each checker
+    that can be clicked, (its die, its destination, the node the click leads to)."""
+
+    complete: bool
+    clicks: dict[int, tuple[int, int, int]]
+    remaining: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClickMap:
+    """Every partial turn click-to-move can reach from the start of a turn: ``nodes``, and the
+    node each order of the dice starts from (``roots``: as given, then swapped; the same node for
+    doubles). A page can build the turn from it without asking the server at each click: the
+    rules are the ones ``Turn`` applies, on the same search.
+
+    >>> clicks = click_map(Position.initial(), (6, 5))
+    >>> start = clicks.nodes[clicks.roots[0]]
+    >>> start.clicks[24][:2]
+    (6, 18)
+    >>> after = clicks.nodes[start.clicks[24][2]]
+    >>> after.clicks[18][:2], clicks.nodes[after.clicks[18][2]].complete
+    ((5, 13), True)
+    """
+
+    nodes: tuple[ClickNode, ...]
+    roots: tuple[int, int]
+
+
+def click_map(position: Position, dice: tuple[int, int]) -> ClickMap:
+    """The click map of a roll (``dice`` in shown order) from ``position``, built once from the
+    search that every ``Turn`` of this roll shares: each partial turn is a node, however many
+    click orders reach it."""
+    clicks = _Clicks(position, dice)
+    board, _ = to_board(position)
+    start: State = (board, 0, position.mine_waiting)
+    found: dict[tuple[State, tuple[int, ...]], int] = {}
+    nodes: list[ClickNode | None] = []
+
+    def visit(state: State, remaining: tuple[int, ...], made: int) -> int:
+        key = (state, remaining)
+        if key in found:
+            return found[key]
+        index = found[key] = len(nodes)
+        nodes.append(None)
+        leads: dict[int, tuple[int, int, int]] = {}
+        for origin, (die, destination) in clicks.offers(state, remaining).items():
+            extended = clicks.extend(state, remaining, origin, die)
+            if extended is not None:
+                leads[origin] = (die, destination, visit(extended[1], extended[2], made + 1))
+        nodes[index] = ClickNode(clicks.complete(state, remaining, made), leads, remaining)
+        return index
+
+    as_shown = (dice[0],) * 4 if dice[0] == dice[1] else dice
+    first = visit(start, as_shown, 0)
+    second = first if dice[0] == dice[1] else visit(start, (dice[1], dice[0]), 0)
+    return ClickMap(tuple(node for node in nodes if node is not None), (first, second))
 
 
 def notation_of(turn: Turn) -> str:

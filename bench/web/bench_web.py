@@ -273,7 +273,7 @@ def _ms(text: str) -> float:
 
 # What every player's turn goes through: a level where one of them never happened measured
 # something else than the scenario, and says so.
-TURN_STEPS = ("roll", "move click", "submit move")
+TURN_STEPS = ("roll", "submit move")
 
 
 def _missing_steps(rows: list[Row]) -> list[str]:

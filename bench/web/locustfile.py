@@ -6,8 +6,9 @@ the status page and a game page, and then does what the page does: waits for upd
 live stream (a "game" event telling of an action the page does not show yet brings the game
 region, or the page fetches it; a "status" event brings the menu counts, or the page asks for
 them), or without push polls every 2 s (and the menu count every 10 s), and on their turn thinks 5-15 s,
-rolls, clicks the checkers one step at a time through the board's own links and submits the
-page's own form (through htmx, as the page does: each answer is the fresh game region). When the game ends they open their next game from the status page.
+rolls, builds the move from the turn's click map as the page's script does (the clicks ask the
+server nothing) and submits the page's own form (through htmx, as the page does: each answer is
+the fresh game region). When the game ends they open their next game from the status page.
 
 Environment: BENCH_PLAYERS (file of "username sessionid game_id ..." lines), BENCH_THINK
 ("5-15" seconds), BENCH_POLL_SECONDS (2).
@@ -41,6 +42,8 @@ from page_forms import (  # locust puts this file's folder on the path
     SUBMIT_PLAY,
     SWAP,
     TAKE_BUTTON,
+    TURN_MAP,
+    turn_from_map,
 )
 
 THINK_LOW, THINK_HIGH = (float(x) for x in os.environ.get("BENCH_THINK", "5-15").split("-"))
@@ -175,7 +178,9 @@ class Player(FastHttpUser):
             self.menu_counts_url = html.unescape(badge.group(1))
 
     def _take_turn(self, game_id: int, page: str) -> str:
-        """Roll, then click checkers until the turn can be submitted, then submit."""
+        """Roll, then build the move in the page (static/js/turn.js asks the server nothing) and
+        submit it; a page without the turn's click map (a forced pass) clicks through the
+        server's links as a browser without JavaScript does."""
         act = f"/games/{game_id}/act/"
         if ROLL_BUTTON.search(page):
             page = self._post(act, page, {"kind": "roll"}, "roll")
@@ -183,14 +188,18 @@ class Player(FastHttpUser):
             return self._post(act, page, {"kind": "take"}, "take")
         elif ACCEPT_RESIGN.search(page):
             return self._post(act, page, {"kind": "reject_resign"}, "reject resignation")
+        built = TURN_MAP.search(page)
+        if built:
+            steps, swap = turn_from_map(built.group(1))
+            return self._post(act, page, {"kind": "play", "steps": steps, "swap": swap}, "submit move")
         for _click in range(5):  # at most four steps, then Submit (or a forced pass)
             if SUBMIT_PLAY.search(page):
-                steps = STEPS.search(page)
-                swap = SWAP.search(page)
+                steps_field = STEPS.search(page)
+                swap_field = SWAP.search(page)
                 return self._post(act, page, {
                     "kind": "play",
-                    "steps": html.unescape(steps.group(1)) if steps else "",
-                    "swap": swap.group(1) if swap else "",
+                    "steps": html.unescape(steps_field.group(1)) if steps_field else "",
+                    "swap": swap_field.group(1) if swap_field else "",
                 }, "submit move")
             link = MOVE_LINK.search(page)
             if link is None:

@@ -114,3 +114,46 @@ def test_every_legal_play_can_be_clicked_out(roll: tuple[int, int]) -> None:
         for move in play.moves:
             turn = turn.step_to(move.origin, move.destination)
         assert turn.is_complete() and turn.play().result == play.result
+
+
+def _positions_of_random_play(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
+    import random
+
+    rng = random.Random(seed)
+    found, position = [], START
+    while len(found) < count:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        found.append((position, dice))
+        position = rng.choice(legal_plays(position, dice)).result.swapped()
+        if 15 in position.borne_off():
+            position = START
+    return found
+
+
+def test_the_click_map_is_what_turn_offers_at_every_partial_turn() -> None:
+    from backgammon.engine.turn import click_map
+
+    for position, dice in _positions_of_random_play(300, seed=20261125):
+        clicks = click_map(position, dice)
+        for root, shown in ((clicks.roots[0], dice), (clicks.roots[1], (dice[1], dice[0]))):
+            waiting = [(root, Turn(position, shown))]
+            seen = set()
+            while waiting:
+                index, turn = waiting.pop()
+                if (index, turn.steps) in seen or len(seen) > 200:
+                    continue
+                seen.add((index, turn.steps))
+                node = clicks.nodes[index]
+                assert {origin: lead[:2] for origin, lead in node.clicks.items()} == turn.movable(), (position, dice)
+                assert node.complete == turn.is_complete() and node.remaining == turn.remaining_dice()
+                waiting += [(lead[2], turn.step(origin)) for origin, lead in node.clicks.items()]
+        if dice[0] == dice[1]:
+            assert clicks.roots[0] == clicks.roots[1]
+
+
+def test_the_click_map_of_a_forced_pass_is_one_complete_node() -> None:
+    from backgammon.engine.turn import click_map
+
+    closed = pos({25: 1, 6: 14}, {p: 2 for p in range(19, 25)})
+    clicks = click_map(closed, (6, 5))
+    assert [node.clicks for node in clicks.nodes] == [{}, {}] and all(node.complete for node in clicks.nodes)

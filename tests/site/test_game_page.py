@@ -55,9 +55,10 @@ def links(response: Any) -> dict[str, str]:
 
 
 def buttons(response: Any) -> list[str]:
-    """The game's action buttons (not the private note's or the privacy switch's, beside the board)."""
-    body = re.sub(r'<section id="game-note".*?</section>|<form [^>]*class="privacy".*?</form>', "", text(response),
-                  flags=re.DOTALL)
+    """The game's action buttons (not the private note's or the privacy switch's, beside the board,
+    nor the Submit kept in a <template> for the page's script to show once the move is complete)."""
+    body = re.sub(r'<section id="game-note".*?</section>|<form [^>]*class="privacy".*?</form>'
+                  r'|<template id="turn-submit">.*?</template>', "", text(response), flags=re.DOTALL)
     return [label.strip() for label in re.findall(r'<button type="submit" class="button[^"]*"[^>]*>([^<]*)</button>', body)]
 
 
@@ -448,3 +449,43 @@ def test_after_swapping_the_prompt_names_the_die_a_click_plays(
     swapped = page_of(alice_client, game, swap="1")
     assert set(links(swapped)) == {"move the checker on 13 by 6 to 7"}
     assert "You rolled 6-1: click a checker to move it by 6." in text(swapped)
+
+
+def turn_map(response: Any) -> Any:
+    import json
+
+    found = re.search(r'<script id="turn-map" type="application/json">(.*?)</script>', response.content.decode(),
+                      re.DOTALL)
+    return None if found is None else json.loads(found.group(1))
+
+
+def test_the_player_to_move_gets_the_turns_click_map_and_nobody_else(
+    alice_client: Client, bob_client: Client, charlie_client: Client, bx_game: Game
+) -> None:
+    clicks = turn_map(page_of(alice_client, bx_game, steps="8-5"))
+    # The partial turns static/js/turn.js builds the move from, from the start of the turn; the
+    # page's own steps are walked from there.
+    assert clicks["dice"] == [3, 1] and clicks["steps"] == [[8, 5]] and clicks["swap"] is False
+    start = clicks["nodes"][clicks["roots"][0]]
+    assert start[0] == 0 and start[1] == [3, 1] and start[2] == "You rolled 3-1: click a checker to move it by 3."
+    assert start[3]["8"][:2] == [3, 5] and start[3]["24"][:2] == [3, 21]
+    after = clicks["nodes"][start[3]["8"][2]]
+    assert after[3]["6"][:2] == [1, 5] and clicks["nodes"][after[3]["6"][2]][0] == 1  # complete
+    assert clicks["nodes"][clicks["roots"][1]][3]["6"][:2] == [1, 5]  # dice swapped: the 1 first
+    assert clicks["base"] == f"/games/{bx_game.pk}/" and clicks["mine"][7] == 3 and clicks["off"] == [0, 0]
+    assert turn_map(page_of(bob_client, bx_game)) is None  # waiting for Alice
+    assert turn_map(page_of(charlie_client, bx_game)) is None  # watching
+
+
+def test_no_click_map_for_a_forced_pass_or_the_step_confirming_a_move(
+    alice: Any, bob: Any, alice_client: Client, monkeypatch: pytest.MonkeyPatch, dice: Any, bx_game: Game
+) -> None:
+    from accounts.models import Profile
+
+    Profile.objects.filter(user=alice).update(confirm_submit=True)
+    confirming = page_of(alice_client, bx_game, steps="8-5,6-5", confirm="submit")
+    assert "Submit 8/5 6/5?" in text(confirming) and turn_map(confirming) is None
+    starting_from(monkeypatch, position=position({25: 2, 13: 13}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}))
+    dice.then((6, 1))
+    stuck = start_game(alice, bob, variant="BX", match_length=0)
+    assert "No legal move" in text(page_of(alice_client, stuck)) and turn_map(page_of(alice_client, stuck)) is None
