@@ -308,8 +308,9 @@ def build_page(
     viewer = side if side is not None else Side.BLACK
     names = PerSide(game.black.get_username(), game.white.get_username())
     can_act = side is not None and game.is_active and state.actor is side
-    page = GamePage(game, state, viewer, side is not None, can_act, board=layout_board(
-        state.position_for(viewer), viewer=viewer), names=names, swap=swap)
+    # The board is laid out last (_board), once the page knows what it shows.
+    page = GamePage(game, state, viewer, side is not None, can_act, board=Board("", "", DEFAULT_COLOURS[viewer]),
+                    names=names, swap=swap)
     # Watchers see the game in their own colours too, so the names follow their scheme.
     page.colour_names = colour_names(user, viewer)
     counts_gammons, with_messages = state.rules.variant.counts_gammons, side is not None

@@ -24,6 +24,7 @@ from gamesite.env import (
     env_str,
     key_bytes,
 )
+from gamesite.live_layers import redis_channel_layers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -228,15 +229,7 @@ SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 300)
 # CHANNEL_PREFIX keeps sites (or parallel test runs) sharing one Redis apart.
 CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "gammon")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py's default socket timeout (5 s) equals channels_redis's blocking read
-            # (BZPOPMIN, 5 s): an idle stream's read then timed out and the stream dropped.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-                       "prefix": CHANNEL_PREFIX},
-        }
-    }
+    CHANNEL_LAYERS = redis_channel_layers(REDIS_URL, CHANNEL_PREFIX)  # publish/subscribe (gamesite/live_layers.py)
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

@@ -43,6 +43,7 @@ from django_ratelimit.core import is_ratelimited
 
 from backgammon.live import (
     LISTENING_SECONDS,
+    MESSAGE_TYPE,
     game_group,
     layer_is_shared,
     listening_key,
@@ -144,6 +145,7 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], mark
     the events of each message to the page's groups, with a keep-alive comment when quiet."""
     waiting: asyncio.Future[dict[str, Any]] | None = None
     marked_at = 0.0
+    checking = False  # a delivery check is on its way to this stream
     try:
         # The middleware is done with the request by now (this runs in its thread).
         await sync_to_async(_let_go_of_the_database)()
@@ -158,10 +160,21 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], mark
                 waiting = asyncio.ensure_future(layer.receive(channel))
             done, _ = await asyncio.wait({waiting}, timeout=KEEPALIVE_SECONDS)
             if not done:
+                # Quiet: check that messages still reach this stream, by sending it one. A Redis
+                # subscription that broke says nothing; the check sent a quiet period ago never
+                # came back, or cannot be sent: end the stream, so the browser reconnects (and its
+                # page polls while Redis is away), rather than wait on a stream nothing reaches.
+                if checking or not await _sent_a_check(layer, channel):
+                    log.info("live stream ended: its messages no longer arrive")
+                    return
+                checking = True
                 yield ": still here\n\n"
                 continue
             message = waiting.result()
             waiting = None
+            if message.get("check"):
+                checking = False
+                continue
             yield "".join(_event_text(name, data) for name, data in message.get("events") or ())
     finally:
         if waiting is not None:
@@ -172,6 +185,15 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], mark
                 await layer.group_discard(group, channel)
         except Exception:  # Redis gone meanwhile: the group's members expire there by themselves.
             log.info("live stream left its groups uncleaned", exc_info=True)
+
+
+async def _sent_a_check(layer: BaseChannelLayer, channel: str) -> bool:
+    try:
+        await layer.send(channel, {"type": MESSAGE_TYPE, "check": True})
+    except Exception:  # Redis out of reach
+        log.info("live stream could not check its delivery", exc_info=True)
+        return False
+    return True
 
 
 def _event_text(name: str, data: Any) -> str:

@@ -19,6 +19,8 @@ from typing import Any
 import uvicorn
 from django.test.utils import modify_settings, override_settings
 
+from gamesite import live_layers
+
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
@@ -29,12 +31,7 @@ def free_port() -> int:
 
 
 def redis_channel_layers(prefix: str) -> dict[str, Any]:
-    return {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": TEST_REDIS_URL, "socket_timeout": 30}], "prefix": prefix},
-        }
-    }
+    return live_layers.redis_channel_layers(TEST_REDIS_URL, prefix)
 
 
 class AsgiLiveServer:

@@ -422,6 +422,61 @@ def test_the_suite_and_make_run_use_the_in_memory_layer_without_redis(alice: Any
     run(scenario)
 
 
+@pytest.fixture
+def private_redis() -> Iterator[str]:
+    """A Redis of this test's own (never the shared one: this test stops it)."""
+    import shutil
+    import socket
+    import time
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("redis-server is not installed")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.kill()
+        server.wait(5)
+
+
+def test_a_stream_whose_redis_went_away_ends_so_the_page_reconnects_and_polls(
+    alice: Any, private_redis: str, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backgammon.views import live as live_view
+    from gamesite.live_layers import redis_channel_layers
+
+    settings.CHANNEL_LAYERS = redis_channel_layers(private_redis, "stream-check")
+    monkeypatch.setattr(live_view, "KEEPALIVE_SECONDS", 0.2)
+    alices_client = async_client_for(alice)
+    port = int(private_redis.rsplit(":", 1)[1].split("/")[0])
+
+    async def scenario() -> None:
+        stream = await open_stream(alices_client)
+        # Quiet and well: each quiet spell checks delivery, and the check comes back.
+        for _ in range(3):
+            assert (await asyncio.wait_for(anext(stream), 2)).decode() == ": still here\n\n"
+        await asyncio.to_thread(subprocess.run, ["redis-cli", "-p", str(port), "shutdown", "nosave"],
+                                check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The subscription broke without a word: within two quiet spells the stream ends.
+        give_up = asyncio.get_running_loop().time() + 5
+        with pytest.raises(StopAsyncIteration):
+            while asyncio.get_running_loop().time() < give_up:
+                await asyncio.wait_for(anext(stream), 3)
+
+    run(scenario)
+
+
 def test_redis_url_selects_the_redis_layer_with_its_prefix() -> None:
     code = ("import gamesite.settings as s; layer = s.CHANNEL_LAYERS['default']; "
             "host = layer['CONFIG']['hosts'][0]; "
@@ -431,9 +486,9 @@ def test_redis_url_selects_the_redis_layer_with_its_prefix() -> None:
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                             text=True, check=False)
     assert result.returncode == 0, result.stderr
-    # The socket waits longer than channels_redis's 5 s blocking read, so idle streams stay open.
-    assert result.stdout.split() == ["channels_redis.core.RedisChannelLayer", "redis://127.0.0.1:6379/3", "30",
-                                     "site-a"]
+    # Publish/subscribe (gamesite/live_layers.py); a publish waits at most 5 s for a dead Redis.
+    assert result.stdout.split() == ["channels_redis.pubsub.RedisPubSubChannelLayer", "redis://127.0.0.1:6379/3",
+                                     "5", "site-a"]
 
 
 def test_a_player_opening_streams_without_end_is_refused_with_429(alice: Any, settings: Any) -> None:
