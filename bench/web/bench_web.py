@@ -17,7 +17,7 @@
    - the ceiling: the same server's throughput on a trivial view (a 404 through the whole
      middleware stack) with 50 users asking without pause;
    - a handful of players at a brisk pace, p50 per endpoint;
-   - load levels (BENCH_LEVELS, default 200,400,...,1000 players; 5-15 s between actions):
+   - load levels (BENCH_LEVELS, default 200 to 1,000 players by 100, up to the first not held; 5-15 s between actions):
      per endpoint requests/s, p50/p95/p99 and errors, after the ramp-up, and the cores each
      part used (app servers, PostgreSQL, Redis, the worker and locust itself: cpu_share.py).
 4. Prints the figures and writes bench/results/web.md with the machine and the load average,
@@ -61,7 +61,7 @@ sys.path.insert(0, str(ROOT / "bench" / "web"))
 import cpu_share  # where the cores went during a level
 import wire  # each request's server time, one at a time
 
-LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,400,600,800,1000").split(",")]
+LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,300,400,500,600,700,800,900,1000").split(",")]
 RAMP_SECONDS = int(os.environ.get("BENCH_RAMP_SECONDS", "40"))
 MEASURE_SECONDS = int(os.environ.get("BENCH_MEASURE_SECONDS", "90"))
 LONG_MATCH_ACTIONS = int(os.environ.get("BENCH_LONG_ACTIONS", "300"))
