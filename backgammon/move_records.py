@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
+
 from backgammon.engine import PerSide, Side
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.game import GameResult
@@ -21,7 +24,7 @@ from gamesite.kept import forget, kept
 
 __all__ = [
     "GameRecord", "LoggedAction", "MoveRow", "earlier_game_records", "forget_logged", "game_records", "logged_actions",
-    "mat_text", "result_words",
+    "mat_text", "remember_appended", "result_words",
 ]
 
 
@@ -79,9 +82,40 @@ def logged_actions(game: Game, *, from_game: int = 1) -> list[LoggedAction]:
     them would cost more than everything else on the page. Only the rows up to ``game``'s
     action count, even when a move has landed since the game was read, so what is kept under
     that count (gamesite.kept) is that version's log and nothing later.
+
+    Right after an action (``remember_appended``) the new version is the one before it, as
+    kept, and the rows just appended: no query. Each version is also remembered on the game
+    object, for the two regions an action renders (the mover's answer, the opponent's update).
     """
-    key = logged_key(game.pk, game.action_count, from_game)
-    return kept(key, lambda: _read_logged(game, from_game), LOGGED_SECONDS)
+    memo: dict[tuple[int, int], list[LoggedAction]] = game.__dict__.setdefault("_logged_versions", {})
+    version = (game.action_count, from_game)
+    if version not in memo:
+        key = logged_key(game.pk, game.action_count, from_game)
+        memo[version] = kept(key, lambda: _appended_to_kept(game, from_game) or _read_logged(game, from_game),
+                             LOGGED_SECONDS)
+    return memo[version]
+
+
+def remember_appended(game: Game, rows: Sequence[Any]) -> None:
+    """The service appended ``rows`` (GameAction, saved) to ``game``, whose action count already
+    includes them: the next read of its log can build on the version before them."""
+    game._appended_rows = (game.action_count - len(rows), list(rows))  # type: ignore[attr-defined]
+
+
+def _appended_to_kept(game: Game, from_game: int) -> list[LoggedAction] | None:
+    """The version before the rows just appended, as kept, and those rows; None when it is not
+    kept (or the rows began a new game, whose version before was never asked for)."""
+    appended = getattr(game, "_appended_rows", None)
+    if appended is None or not settings.KEPT_ANSWERS:
+        return None
+    before, rows = appended
+    if before + len(rows) != game.action_count:
+        return None
+    earlier = cache.get(logged_key(game.pk, before, from_game))
+    if earlier is None:
+        return None
+    return [*earlier, *(_logged(*(getattr(row, name) for name in _ROW_FIELDS)) for row in rows
+                        if row.game_number >= from_game)]
 
 
 def _read_logged(game: Game, from_game: int) -> list[LoggedAction]:

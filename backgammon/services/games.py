@@ -28,6 +28,7 @@ from backgammon.engine.match_json import state_to_dict
 from backgammon.engine.notation import format_play
 from backgammon.engine.plays import find_play
 from backgammon.models import Game, GameAction
+from backgammon.move_records import remember_appended
 from backgammon.signals import actions_logged, game_changed, match_finished, untimed_player_ids
 
 from .clocks import deadline_from
@@ -125,6 +126,7 @@ class _Log:
         GameAction.objects.bulk_create(self.rows)
         _write_snapshot(self.game, self.state, self.now, len(self.rows))
         game = self.game
+        remember_appended(game, self.rows)
         actions_logged.send(sender=Game, game=game, actions=self.rows)
         if game.deadline is not None:
             transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline))

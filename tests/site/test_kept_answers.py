@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from accounts.models import Profile
 from backgammon.engine.actions import Action
+from backgammon.models import Game
 from backgammon.move_records import logged_actions
 from backgammon.services.notes import game_note_save, game_note_text
 from gamesite.kept import forget, kept
@@ -148,8 +149,41 @@ def test_a_games_log_is_read_once_per_version_and_never_past_the_version_asked_f
     assert queries_on("backgammon_gameaction", lambda: logged_actions(seen)) == 0
     assert logged_actions(seen) == first
     forget(f"backgammon:logged:{seen.pk}:{seen.action_count}:1")
-    assert logged_actions(seen) == first  # read again: still only the rows up to its count
+    again = Game.objects.get(pk=seen.pk)
+    again.action_count = seen.action_count  # the page's version, read from the table again
+    assert queries_on("backgammon_gameaction", lambda: logged_actions(again)) == 1
+    assert logged_actions(again) == first  # still only the rows up to its count
     # The new version is read afresh, with the move.
     fresh = logged_actions(moved)
     assert fresh[:len(first)] == first and "8/5 6/5" in [row.notation for row in fresh[len(first):]]
     assert [row.number for row in fresh][-1] == moved.action_count > seen.action_count
+
+
+def test_right_after_an_action_its_log_is_the_kept_version_before_and_the_rows_appended(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import random
+
+    from backgammon.move_records import _read_logged
+    from tests.engine.random_play import random_action
+
+    rng = random.Random(1)
+    game = start_game(alice, bob, "BP", match_length=11)
+    for _ in range(400):
+        if not game.is_active or game.game_number > 2:
+            break
+        logged_actions(game, from_game=game.game_number)  # the version the player's page showed
+        number = game.game_number
+        game = act(game, game.player(game.state().actor), random_action(game.state(), rng, double_rate=0.02))
+        with CaptureQueriesContext(connection) as queries:
+            built = logged_actions(game, from_game=game.game_number)
+        # The same log as read from the table, and no query for it, unless a new game began
+        # (its version before was never asked for): then it is read.
+        assert built == _read_logged(Game.objects.get(pk=game.pk), game.game_number)
+        read = [query for query in queries.captured_queries if "backgammon_gameaction" in query["sql"]]
+        assert len(read) == (0 if game.game_number == number else 1)
+        # The opponent's region and the mover's answer read it once between them.
+        with CaptureQueriesContext(connection) as again:
+            logged_actions(game, from_game=game.game_number)
+        assert again.captured_queries == []
+    assert game.game_number > 1  # the match went past a game's end

@@ -377,10 +377,9 @@ def test_an_unreachable_redis_answers_503_and_moves_still_apply(
     alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     move = a_move_by_alice(alice, bob, monkeypatch)
-    settings.CHANNEL_LAYERS = {  # a port where nothing listens
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                    "CONFIG": {"hosts": ["redis://127.0.0.1:9/0"]}}
-    }
+    from gamesite.live_layers import redis_channel_layers
+
+    settings.CHANNEL_LAYERS = redis_channel_layers("redis://127.0.0.1:9/0", "nobody")  # nothing listens there
 
     bobs_client = async_client_for(bob)
 
