@@ -1,8 +1,10 @@
 """Who is here: each signed-in request marks its player as seen, at most once a minute.
 
-The session (already loaded to know the user) remembers when the player was last marked, so a
-request costs no query at all, and once a minute one UPDATE of the profile plus the session's
-own save; "Who is here?" reads Profile.last_seen.
+The app server's process remembers whom it marked (or found marked) in the last minute, so most
+requests cost nothing; otherwise the shared cache's mark (one ``add``) tells the processes and
+servers apart which of them writes, and once a minute one UPDATE of the profile. The session is
+left alone: saving it once a minute per player was a database write of its own. "Who is here?"
+reads Profile.last_seen.
 """
 
 from __future__ import annotations
@@ -18,10 +20,22 @@ from django.utils import timezone
 
 from accounts.models import Profile
 
-__all__ = ["SEEN_EVERY", "SeenMiddleware", "here_now", "mark_seen"]
+__all__ = ["SEEN_EVERY", "SeenMiddleware", "forget_marks_here", "here_now", "mark_seen", "seen_key"]
 
 SEEN_EVERY = timedelta(seconds=60)
-_SESSION_KEY = "presence_marked_at"
+# Player id -> when this process last marked them or found them marked (a timestamp). Forgotten
+# whole when it grows past _MARKS_KEPT: the price is one cache ``add`` per player.
+_marked_here: dict[int, float] = {}
+_MARKS_KEPT = 100_000
+
+
+def seen_key(user_id: int) -> str:
+    return f"seen:{user_id}"
+
+
+def forget_marks_here() -> None:
+    """Forget whom this process marked (each test starts from nothing, as with the cache)."""
+    _marked_here.clear()
 
 
 def mark_seen(user_id: int) -> None:
@@ -49,16 +63,16 @@ class SeenMiddleware:
         if response.status_code >= 500:
             return response
         user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated or not hasattr(request, "session"):
-            return response
-        if request.session.session_key is None:
-            # Signed in without a session (an API token): never start one just for this; the
-            # shared cache remembers the minute instead.
-            if cache.add(f"seen:{user.pk}", 1, timeout=int(SEEN_EVERY.total_seconds())):
-                mark_seen(user.pk)
+        if user is None or not user.is_authenticated:
             return response
         now = timezone.now().timestamp()
-        if now - request.session.get(_SESSION_KEY, 0) >= SEEN_EVERY.total_seconds():
+        every = SEEN_EVERY.total_seconds()
+        if now - _marked_here.get(user.pk, -every) < every:
+            return response
+        if len(_marked_here) >= _MARKS_KEPT:
+            _marked_here.clear()
+        _marked_here[user.pk] = now
+        # One of the processes that see the player this minute writes; the others find the mark.
+        if cache.add(seen_key(user.pk), 1, timeout=int(every)):
             mark_seen(user.pk)
-            request.session[_SESSION_KEY] = now
         return response

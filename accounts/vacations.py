@@ -15,7 +15,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Sum
 from django.dispatch import Signal
 from django.utils import timezone
@@ -55,14 +55,29 @@ def _midnight(day: date) -> datetime:
 
 def vacation_interval(vacation: Vacation) -> Interval:
     """The instants a vacation covers: midnight of its first day to midnight after its last."""
-    return _midnight(vacation.start), _midnight(vacation.start + timedelta(days=vacation.days))
+    return _interval(vacation.start, vacation.days)
+
+
+def _interval(start: date, days: int) -> Interval:
+    return _midnight(start), _midnight(start + timedelta(days=days))
+
+
+def _pauses_sql() -> str:
+    quote = connection.ops.quote_name
+    return (f"SELECT {quote('start')}, {quote('days')} FROM {quote(Vacation._meta.db_table)} "
+            f"WHERE {quote('user_id')} = %s AND {quote('start')} >= %s ORDER BY {quote('start')}")
 
 
 def paused_intervals(user_id: int, since: datetime) -> list[Interval]:
     """The player's vacations that end after ``since``, earliest first."""
     first_day = timezone.localtime(since).date() - timedelta(days=366)
-    vacations = Vacation.objects.filter(user_id=user_id, start__gte=first_day).order_by("start")
-    return [span for span in map(vacation_interval, vacations) if span[1] > since]
+    # Every action asks this for the deadline of the player to act next, and a rule reads the
+    # database, never a kept answer. In plain SQL: building the ORM's query cost a move more CPU
+    # than anything else of its clock (about a tenth of a move submitted, profiled).
+    with connection.cursor() as cursor:
+        cursor.execute(_pauses_sql(), [user_id, first_day])
+        rows = cursor.fetchall()
+    return [span for span in (_interval(start, days) for start, days in rows) if span[1] > since]
 
 
 def vacations_end_key(user_id: Any) -> str:

@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
 
-__all__ = ["forget", "forget_when_changed", "kept"]
+__all__ = ["forget", "forget_when_changed", "keep", "kept"]
 
 T = TypeVar("T")
 _MISSING = object()
@@ -40,11 +40,18 @@ def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
     value = cache.get(key, _MISSING)
     if value is _MISSING:
         value = compute()
-        if _in_a_transaction():
-            transaction.on_commit(lambda: cache.set(key, value, seconds))
-        else:
-            cache.set(key, value, seconds)
+        keep(key, value, seconds)
     return value  # type: ignore[return-value]
+
+
+def keep(key: str, value: Any, seconds: int) -> None:
+    """Keep ``value`` under ``key`` for ``seconds``: now, or inside a transaction once it commits."""
+    if not settings.KEPT_ANSWERS:
+        return
+    if _in_a_transaction():
+        transaction.on_commit(lambda: cache.set(key, value, seconds))
+    else:
+        cache.set(key, value, seconds)
 
 
 def _in_a_transaction() -> bool:

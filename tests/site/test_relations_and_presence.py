@@ -7,12 +7,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
+from django.core.cache import cache
 from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile, Relation
-from accounts.presence import here_now, mark_seen
+from accounts.presence import forget_marks_here, here_now, mark_seen, seen_key
 from accounts.relations import (
     RelationRefused,
     buddy_ids,
@@ -60,20 +62,39 @@ def test_a_kind_that_is_no_list_is_refused(alice: Any, bob: Any) -> None:
 
 
 def test_a_page_marks_its_player_seen_once_a_minute(alice: Any) -> None:
+    from django.contrib.sessions.models import Session
+
     client = Client()
     client.force_login(alice)
+    session_saved = Session.objects.get().expire_date
     assert Profile.objects.get(user=alice).last_seen is None
-    client.get("/")
-    first = Profile.objects.get(user=alice).last_seen
-    assert first is not None
-    client.get("/")
-    assert Profile.objects.get(user=alice).last_seen == first
-    session = client.session
-    session["presence_marked_at"] -= 61
-    session.save()
-    client.get("/")
-    assert Profile.objects.get(user=alice).last_seen > first
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        client.get("/")
+        first = Profile.objects.get(user=alice).last_seen
+        assert first is not None
+        clock.shift(timedelta(seconds=59))
+        client.get("/")
+        assert Profile.objects.get(user=alice).last_seen == first
+        clock.shift(timedelta(seconds=2))
+        client.get("/")
+        assert Profile.objects.get(user=alice).last_seen == first + timedelta(seconds=61)
     assert list(here_now().values_list("user__username", flat=True)) == ["alice"]
+    # Marking writes the profile alone: the session is not saved for it.
+    assert Session.objects.get().expire_date == session_saved
+
+
+def test_another_server_that_marked_the_player_this_minute_spares_the_write(alice: Any) -> None:
+    """The cache's mark is shared by the app servers: of those that see the player in a minute,
+    one writes."""
+    client = Client()
+    client.force_login(alice)
+    cache.add(seen_key(alice.pk), 1, timeout=60)  # another server marked alice a moment ago
+    client.get("/")
+    assert Profile.objects.get(user=alice).last_seen is None
+    forget_marks_here()
+    cache.delete(seen_key(alice.pk))  # a minute later: the mark lapsed
+    client.get("/")
+    assert Profile.objects.get(user=alice).last_seen is not None
 
 
 def test_a_server_failure_marks_nobody_seen(alice: Any, rf: Any) -> None:
@@ -85,12 +106,14 @@ def test_a_server_failure_marks_nobody_seen(alice: Any, rf: Any) -> None:
 
     for status, seen in ((503, False), (500, False), (404, True)):
         Profile.objects.filter(user=alice).update(last_seen=None)
+        forget_marks_here()
+        cache.clear()
         request = rf.get("/games/")
         request.user, request.session = alice, SessionStore()
         request.session.create()
         SeenMiddleware(lambda _request, status=status: HttpResponse(status=status))(request)
         assert (Profile.objects.get(user=alice).last_seen is not None) is seen, status
-        assert ("presence_marked_at" in request.session) is seen, status
+        assert (cache.get(seen_key(alice.pk)) is not None) is seen, status
 
 
 def test_players_not_seen_lately_are_not_here(alice: Any, bob: Any) -> None:
