@@ -56,8 +56,11 @@ __all__ = ["live_events"]
 
 log = logging.getLogger(__name__)
 
-# A comment line this often keeps proxies and browsers from closing an idle stream.
-KEEPALIVE_SECONDS = 20
+# A comment line this often keeps proxies and browsers from closing an idle stream (nginx's
+# default proxy_read_timeout is 60 s), and the page's listening marks are renewed as often.
+# Every quiet page costs the app server this check and renewal: at 20 s, 600 bench players'
+# pages made up to 30 of them a second, beside their 60 requests.
+KEEPALIVE_SECONDS = 30
 # How long the browser waits before reconnecting a stream that dropped (the SSE "retry" field).
 RECONNECT_MS = 2000
 # With the in-memory layer the worker's changes never reach the stream: pages then look
@@ -180,7 +183,7 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], mark
         if waiting is not None:
             waiting.cancel()
         try:
-            await cache.adelete_many(marks)
+            await _in_a_shared_thread(cache.delete_many, marks)
             for group in groups:
                 await layer.group_discard(group, channel)
         except Exception:  # Redis gone meanwhile: the group's members expire there by themselves.
@@ -201,9 +204,17 @@ def _event_text(name: str, data: Any) -> str:
     return f"event: {name}\ndata: {json.dumps(data or {})}\n\n"
 
 
+async def _in_a_shared_thread(call: Any, *args: Any) -> Any:
+    # Not the cache's own async methods: those run in the stream's request thread, one thread
+    # and one Redis connection per open stream, and when a server's streams all end at once
+    # (a restart, a proxy's reload) their cleanups asked for more connections than redis-py's
+    # pool allows (100). The loop's few shared threads take turns instead.
+    return await sync_to_async(call, thread_sensitive=False)(*args)
+
+
 async def _mark_listening(marks: list[str]) -> None:
     """Tell publications this page is open (refreshed while it is, so a crashed server's marks lapse)."""
     try:
-        await cache.aset_many(dict.fromkeys(marks, 1), LISTENING_SECONDS)
+        await _in_a_shared_thread(cache.set_many, dict.fromkeys(marks, 1), LISTENING_SECONDS)
     except Exception:  # the cache out of reach: pushes then carry no region, and the page asks
         log.info("live stream could not mark its page as listening", exc_info=True)

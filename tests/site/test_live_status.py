@@ -100,3 +100,19 @@ def test_a_visitor_is_told_to_stop_asking(client: Client, db: None) -> None:
     assert client.get(reverse(COUNT), {"play": "0", "talk": "0"}).status_code == 286
     page = client.get(reverse("help_rules")).content.decode()
     assert "play-badge" not in page
+
+
+def test_the_count_is_the_number_of_active_games_waiting_for_the_player(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any
+) -> None:
+    """The count (plain SQL) agrees with games_awaiting, the list Game status and "next game" use."""
+    from backgammon.models import Game
+    from backgammon.services import games_awaiting, games_awaiting_count
+
+    scripted_dice(monkeypatch).then((3, 1)).then((3, 1)).then((1, 3))
+    hers = start_game(alice, bob, "BX")  # alice won the opening roll: her turn
+    start_game(alice, bob, "BX")
+    start_game(alice, bob, "BX")  # bob won this one's opening roll
+    Game.objects.filter(pk=hers.pk).update(status=Game.Status.FINISHED)
+    for player in (alice, bob):
+        assert games_awaiting_count(player) == games_awaiting(player).count() == 1
