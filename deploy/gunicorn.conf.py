@@ -6,8 +6,11 @@ serves every machine:
 
 - GUNICORN_BIND: where to listen, default 127.0.0.1:8000 (nginx in front, on the same machine;
   0.0.0.0:8000 when a load balancer elsewhere connects).
-- WEB_CONCURRENCY: worker processes, default 2 per core. The work is Python, so one process per
-  core plus one for each that waits on the database; 4 on 2 cores measured best (issue 10).
+- WEB_CONCURRENCY: worker processes, default one per core. The work is Python, and each
+  process's event loop (its pages' live streams) is work of its own: processes beyond the cores
+  only take turns. On 2 cores with 600 `make bench-web` players, 2 processes used 0.97 cores
+  for a p95 of 160 ms, 4 used 1.14 for 280 ms (3: between). It was 2 per core while pages polled,
+  the best then for gunicorn's sync workers.
 - GUNICORN_WORKER_CLASS: "uvicorn_worker.UvicornWorker" (default: the ASGI application,
   gamesite.asgi:application, whose /live/ stream pushes updates to open pages; gunicorn keeps
   managing the processes (restarts, graceful reloads) and uvicorn serves each one), or "sync"
@@ -29,7 +32,7 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY", str(2 * multiprocessing.cpu_count())))
+workers = int(os.environ.get("WEB_CONCURRENCY", str(multiprocessing.cpu_count())))
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "uvicorn_worker.UvicornWorker")
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30  # a restart lets running requests finish (a move is one transaction anyway)

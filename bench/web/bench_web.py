@@ -7,7 +7,7 @@
    Every player gets a signed-in session, so the run measures play, not password hashing
    (a few players still log in through the form: the "log in" rows).
 2. Starts the app server the production way (BENCH_SERVER, default: gunicorn with
-   deploy/gunicorn.conf.py, 4 uvicorn workers of one page thread each on the ASGI application, so open pages wait on
+   deploy/gunicorn.conf.py, one uvicorn worker per core with one page thread each, on the ASGI application, so open pages wait on
    their /live/ stream; BENCH_PUSH=0 makes the players poll instead) and the task worker, with DEBUG off and the production settings, and a private Redis for the cache
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
 3. Measures, with locust headless (bench/web/locustfile.py):
@@ -197,7 +197,7 @@ def _free_port() -> int:
 def _start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen[bytes], str]:
     command = os.environ.get(
         "BENCH_SERVER",
-        "gunicorn -c deploy/gunicorn.conf.py gamesite.asgi:application --workers 4 "
+        "gunicorn -c deploy/gunicorn.conf.py gamesite.asgi:application "
         "--bind 127.0.0.1:{port} --log-level warning",
     ).format(port=port)
     argv = shlex.split(command)
@@ -393,7 +393,8 @@ def main() -> None:
 
         report += [
             "# Web load benchmark (`make bench-web`)", "",
-            (f"Machine: {_machine()}. Server: `{server_command}`, with the task worker beside "
+            (f"Machine: {_machine()}. Server: `{server_command}` "
+            f"({os.environ.get('WEB_CONCURRENCY', os.cpu_count())} worker processes), with the task worker beside "
             "it, on PostgreSQL, DEBUG off; cache and sessions in "
             f"{'a private Redis (REDIS_URL)' if redis else 'the database (no Redis)'}. "
             "Load driver: locust (headless) on the same machine."),
