@@ -18,9 +18,10 @@ serves every machine:
 - GUNICORN_TIMEOUT: seconds before a stuck worker is replaced, default 30.
 - GUNICORN_MAX_REQUESTS: requests after which a worker is replaced (a guard against slow leaks),
   default 200,000, give or take a tenth; 0 never replaces them.
-- WEB_THREADS (read by gamesite/asgi.py): threads per process serving the pages, default 1
-  (more threads of one process only take turns on the interpreter: scale with processes);
-  DATABASE_POOL_SIZE (settings, default 3) keeps that many connections and two more per process.
+- WEB_THREADS (read by gamesite/asgi.py): threads per process serving the pages, default 2
+  (one works while the other waits on the database or Redis; more only take turns on the
+  interpreter: scale with processes); DATABASE_POOL_SIZE (settings, default 4) keeps that many
+  connections per process: the page threads, two more for the live streams' sign-in checks.
 
 gunicorn's access log stays off: the site writes its own line per request
 (gamesite/request_log.py, JSON with LOG_FORMAT=json) with the user and the request id.

@@ -4,16 +4,18 @@ with uvicorn workers (deploy/gunicorn.conf.py).
 One Django, two doors:
 - the live-update stream (``/live/``, backgammon/views/live.py) goes through Django's ASGI
   handler: an async view that holds its connection open, idle, for as long as the page is open;
-- every other request goes through Django's WSGI handler on the process's page thread (a2wsgi,
-  ``WEB_THREADS``, default 1). Those views are all synchronous; Django's ASGI handler would run
+- every other request goes through Django's WSGI handler on the process's page threads (a2wsgi,
+  ``WEB_THREADS``, default 2). Those views are all synchronous; Django's ASGI handler would run
   each one's middleware and view through sync_to_async, paying the hand-overs between the event
   loop and that thread (measured on a 2-core machine: a poll 12 ms that way, 4 ms this way).
 
-One page thread per process, and more processes (deploy/gunicorn.conf.py) rather than threads:
-the work is Python, so threads of one process only take turns holding the interpreter, and a
-thread that wants it back waits up to its switch interval (5 ms) each time. `make bench-web`
-with 4 processes: 4 threads each held no level of players (a roll's p95 240 ms at 50 players),
-1 thread each held 100 (p95 under 60 ms) and served the trivial view 850 times a second, not 330.
+Two page threads per process, one process per core (deploy/gunicorn.conf.py). The work is
+Python, so threads of one process take turns holding the interpreter, and a thread that wants it
+back waits up to its switch interval (5 ms): 4 processes of 4 threads held no level of polling
+players (a roll's p95 240 ms at 50). But one thread alone waits idle through every query and
+Redis round trip, and anything slow (a log-in's password hashing: 250 ms) holds up every
+request queued behind it. With 2 processes at 600 `make bench-web` players, twice back to back:
+2 threads each gave a p95 of 160 and 280 ms, 1 thread 350 and 370 ms, for the same cores.
 """
 
 import asyncio
@@ -33,7 +35,7 @@ LIVE_PATH = reverse("backgammon:live_events")
 
 from backgammon.live import answers_pages, remember_server_loop  # here: it needs Django set up
 
-pages = WSGIMiddleware(answers_pages(get_wsgi_application()), workers=env_int("WEB_THREADS", 1))
+pages = WSGIMiddleware(answers_pages(get_wsgi_application()), workers=env_int("WEB_THREADS", 2))
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]

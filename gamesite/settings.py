@@ -157,9 +157,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # more than a whole poll. With CONN_HEALTH_CHECKS a lent connection is checked first, so
     # after a database restart the pool replaces what broke. 0 turns the pool off. Mind
     # PostgreSQL's max_connections: web processes × this, plus the workers (README, Deploying).
-    # Sized for the WEB_THREADS (1) that serve pages in each process, plus the live streams'
+    # Sized for the WEB_THREADS (2) that serve pages in each process, plus the live streams'
     # brief sign-in checks, plus one spare.
-    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 3)
+    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 4)
     if DATABASE_POOL_SIZE > 0 and DATABASES["default"]["CONN_MAX_AGE"] == 0:
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": 1,

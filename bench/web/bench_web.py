@@ -7,7 +7,7 @@
    Every player gets a signed-in session, so the run measures play, not password hashing
    (a few players still log in through the form: the "log in" rows).
 2. Starts the app server the production way (BENCH_SERVER, default: gunicorn with
-   deploy/gunicorn.conf.py, one uvicorn worker per core with one page thread each, on the ASGI application, so open pages wait on
+   deploy/gunicorn.conf.py, one uvicorn worker per core with two page threads each, on the ASGI application, so open pages wait on
    their /live/ stream; BENCH_PUSH=0 makes the players poll instead) and the task worker, with DEBUG off and the production settings, and a private Redis for the cache
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
 3. Measures, with locust headless (bench/web/locustfile.py):
@@ -394,7 +394,8 @@ def main() -> None:
         report += [
             "# Web load benchmark (`make bench-web`)", "",
             (f"Machine: {_machine()}. Server: `{server_command}` "
-            f"({os.environ.get('WEB_CONCURRENCY', os.cpu_count())} worker processes), with the task worker beside "
+            f"({os.environ.get('WEB_CONCURRENCY', os.cpu_count())} worker processes, "
+            f"{os.environ.get('WEB_THREADS', '2')} page threads each), with the task worker beside "
             "it, on PostgreSQL, DEBUG off; cache and sessions in "
             f"{'a private Redis (REDIS_URL)' if redis else 'the database (no Redis)'}. "
             "Load driver: locust (headless) on the same machine."),
