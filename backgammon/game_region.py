@@ -1,4 +1,4 @@
-"""The game region (templates/backgammon/_game.html) for one viewer: the board, the turn's
+"""The game region (backgammon/jinja2/backgammon/_game.html) for one viewer: the board, the turn's
 controls, the players' panel and the moves list.
 
 Two places show it: the game page's views (backgammon/views/game.py), which answer htmx with it,
@@ -7,6 +7,9 @@ that the page has the move without asking. Both build it here, from the same pag
 so a pushed region is the region the page would have fetched. A pushed one is rendered outside
 any request: its forms carry no CSRF field, and htmx sends the page's token in a header instead
 (``hx-headers`` on <body>), as it does for every form it posts.
+
+The region is a Jinja2 template (gamesite/jinja_env.py says why); the whole game page is a
+Django one (templates/backgammon/game.html) with the region rendered here put in.
 """
 
 from __future__ import annotations
@@ -15,25 +18,29 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
-from django.template.loader import render_to_string
-from django.urls import reverse
+from django.http import HttpRequest
+from django.template import engines
+from django.utils.safestring import SafeString
 
 from backgammon.engine import Side
 from backgammon.game_page import GamePage, build_page
 from backgammon.models import Game
 from backgammon.move_records import logged_actions
+from gamesite.kept_urls import kept_reverse
 
-__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed_region", "region_context"]
+__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed_region", "region_context",
+           "render_region"]
 
 REGION_TEMPLATE = "backgammon/_game.html"
 MAIN_TEMPLATE = "backgammon/_game_main.html"
-# What Django's {% csrf_token %} writes nothing for: a pushed region has no request to take a token from.
+# What the forms' CSRF field is left out for (gamesite/jinja_env.csrf_field): a pushed region
+# has no request to take a token from.
 _NO_TOKEN = "NOTPROVIDED"
 
 
 def link_maker(game: Game) -> Callable[[str, bool], str]:
     """The game page's URL for a turn being built: ``link(steps, swap)``."""
-    base = reverse("backgammon:game", args=[game.pk])
+    base = kept_reverse("backgammon:game", game.pk)
 
     def link(steps: str, swap: bool) -> str:
         query = {key: value for key, value in (("steps", steps), ("swap", "1" if swap else "")) if value}
@@ -73,8 +80,8 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
         "self_url": link(page.steps_text, page.swap),
         "confirm_double_url": f"{link('', False)}?{urlencode({'confirm': 'double'})}",
         "confirm_submit_url": _with_query(link(page.steps_text, page.swap), confirm="submit"),
-        # Every form of the turn posts here: one reverse() rather than one per form.
-        "act_url": reverse("backgammon:game_act", args=[page.game.pk]),
+        # Every form of the turn posts here: one URL rather than one per form.
+        "act_url": kept_reverse("backgammon:game_act", page.game.pk),
     }
     if page.is_player:
         # The player's own privacy wish: never anyone else's (services.notes).
@@ -83,7 +90,14 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
     return context
 
 
+def render_region(template: str, context: dict[str, Any], request: HttpRequest | None = None) -> SafeString:
+    """The region (REGION_TEMPLATE) or its main column (MAIN_TEMPLATE); with the request, its
+    forms carry the request's CSRF token."""
+    html = engines["jinja2"].get_template(template).render(context, request)
+    return SafeString(html)
+
+
 def pushed_region(game: Game, user: Any) -> str:
     """The region as ``user`` would fetch it now, for a live update (no request, no CSRF field)."""
     page = page_for(game, user)
-    return render_to_string(REGION_TEMPLATE, {**region_context(page), "user": user, "csrf_token": _NO_TOKEN})
+    return render_region(REGION_TEMPLATE, {**region_context(page), "user": user, "csrf_token": _NO_TOKEN})

@@ -134,6 +134,18 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The game region alone (gamesite/jinja_env.py says why): rendered directly by
+        # backgammon/game_region.py, never looked up by name through the engine above.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [],
+        "APP_DIRS": True,  # backgammon/jinja2/
+        "OPTIONS": {
+            "environment": "gamesite.jinja_env.environment",
+            "auto_reload": DEBUG,
+        },
+    },
 ]
 
 DATABASES = {

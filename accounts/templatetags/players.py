@@ -6,10 +6,10 @@ import zlib
 from typing import Any
 
 from django import template
-from django.urls import reverse
 from django.utils.html import format_html
 
 from accounts.people import is_online as seen_lately
+from gamesite.kept_urls import kept_reverse
 
 register = template.Library()
 
@@ -20,7 +20,7 @@ def player_link(user: Any) -> str:
     if user is None or user == "":
         return ""
     username = user.get_username() if hasattr(user, "get_username") else str(user)
-    url = reverse("people:profile", args=[username])
+    url = kept_reverse("people:profile", username)
     return format_html('<a class="player-link" href="{}">{}</a>', url, username)
 
 

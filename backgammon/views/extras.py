@@ -1,8 +1,8 @@
 """Beside the game: a player's private note, and their wish that nobody watches the game.
 
 Neither is a game action: both have their own services (services.notes, services.watching) and
-their own partials (templates/backgammon/_note.html, _privacy.html), swapped in by htmx and
-working as plain forms without it.
+their own forms (templates/backgammon/_note.html beside the game region, and _privacy.html in
+it: backgammon/jinja2/backgammon/), swapped in by htmx and working as plain forms without it.
 """
 
 from __future__ import annotations

@@ -23,7 +23,13 @@ from backgammon.action_input import SIMPLE_ACTIONS, resign_action, typed_play
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
 from backgammon.game_page import GamePage, turn_from_url
-from backgammon.game_region import MAIN_TEMPLATE, REGION_TEMPLATE, page_for, region_context
+from backgammon.game_region import (
+    MAIN_TEMPLATE,
+    REGION_TEMPLATE,
+    page_for,
+    region_context,
+    render_region,
+)
 from backgammon.models import Game
 from backgammon.move_records import mat_text
 from backgammon.services import ActionRejected, Refusal, game_apply_action
@@ -59,11 +65,13 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
     context = region_context(page, error=error, message=message, moves_text=moves_text)
     if page.is_player and not partial:  # the note stands outside the game region (game.html)
         context |= {"note_text": game_note_text(game=page.game, author=request.user), "note_max": NOTE_MAX_LENGTH}
-    if main_only:
-        template = MAIN_TEMPLATE
+    context["user"] = request.user
+    if partial or main_only:
+        region = render_region(MAIN_TEMPLATE if main_only else REGION_TEMPLATE, context, request)
+        response = HttpResponse(region, status=status)
     else:
-        template = REGION_TEMPLATE if partial else "backgammon/game.html"
-    response = render(request, template, context, status=status)
+        context["region"] = render_region(REGION_TEMPLATE, context, request)
+        response = render(request, "backgammon/game.html", context, status=status)
     # The same URL answers htmx with the game region (or its main column, for the links that
     # target it) and browsers with the whole page.
     patch_vary_headers(response, ["HX-Request", "HX-Target"])

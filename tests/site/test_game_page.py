@@ -159,6 +159,17 @@ def test_it_refuses_an_unfinished_or_illegal_submission_and_changes_nothing(alic
     assert 'role="alert"' in text(illegal)
 
 
+def test_a_refused_move_and_its_message_come_back_escaped(alice_client: Client, bx_game: Game) -> None:
+    hostile = '"><script>alert(1)</script>'
+    with unchanged(bx_game):
+        response = post(alice_client, bx_game, "play", moves_text=f"24/18 {hostile}", message=hostile)
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "<script>alert(1)</script>" not in body
+    assert 'value="24/18 &#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in body
+    assert 'value="&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in body  # the message field
+
+
 def test_it_refuses_a_stale_page(alice_client: Client, bx_game: Game) -> None:
     with unchanged(bx_game):
         response = alice_client.post(reverse("backgammon:game_act", args=[bx_game.pk]),

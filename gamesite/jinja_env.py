@@ -1,0 +1,88 @@
+"""The Jinja2 environment of the templates in the apps' ``jinja2/`` folders (settings.TEMPLATES).
+
+Only the game region is written for Jinja2 (backgammon/jinja2/backgammon/): it is rendered for nearly every
+request a player's open page makes and twice per move (the mover's answer and the opponent's
+pushed update), and Django's template engine was about two thirds of its cost. The helpers
+here are the same functions the Django templates' tags call, so both engines write the same
+markup; everything else stays in Django templates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.core.cache.utils import make_template_fragment_key
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.utils.html import format_html, json_script
+from django.utils.safestring import SafeString, mark_safe
+from jinja2 import Environment, StrictUndefined, pass_context
+
+from accounts.templatetags.players import player_link
+from backgammon.board_markup import board_svg_markup
+from backgammon.moves_markup import moves_record_markup
+from backgammon.templatetags.game_clock import time_left_words
+from gamesite.kept_urls import kept_reverse
+from tournaments.templatetags.ratings import rating_changes_note
+
+__all__ = ["environment"]
+
+# What Django's {% csrf_token %} writes nothing for: a region rendered with no request.
+NO_TOKEN = "NOTPROVIDED"
+# As long as the {% cache %} fragment it replaces kept them: an earlier game never changes.
+EARLIER_MOVES_SECONDS = 604800
+
+
+@pass_context
+def csrf_field(context: Any) -> SafeString:
+    """The form's CSRF field, as ``{% csrf_token %}`` writes it (nothing without a token)."""
+    token = context.get("csrf_token")
+    if not token or str(token) == NO_TOKEN:
+        return mark_safe("")
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+
+
+def pluralize(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
+def earlier_moves(page: Any) -> SafeString:
+    """The earlier games' moves lists of a match, rendered once per game number and kept."""
+    key = make_template_fragment_key("earlier_moves", [page.game.pk, page.state.game_number, page.is_player])
+    markup = cache.get(key)
+    if markup is None:
+        markup = "".join(moves_record_markup(record, black=page.black_name, white=page.white_name, numbered=True)
+                         for record in page.earlier_records)
+        cache.set(key, markup, EARLIER_MOVES_SECONDS)
+    return mark_safe(markup)  # built from escaped markup (moves_markup.py)
+
+
+@pass_context
+def analysis_panel(context: Any, game: Any) -> SafeString:
+    """The analysis box of a finished game (a Django template: shown on few pages)."""
+    from analysis.views import panel_context
+
+    return render_to_string("analysis/_panel.html", {**panel_context(game), "csrf_token": context.get("csrf_token")})
+
+
+def environment(**options: Any) -> Environment:
+    # A name the template does not get is a mistake to hear of, not a blank to print.
+    env = Environment(**{**options, "undefined": StrictUndefined})
+    env.globals.update({
+        "url": kept_reverse,
+        "static": static,
+        "csrf_field": csrf_field,
+        "time_left": time_left_words,
+        "earlier_moves": earlier_moves,
+        "rating_changes_note": rating_changes_note,
+        "analysis_panel": analysis_panel,
+        "json_script": json_script,
+        "moves_record": moves_record_markup,
+    })
+    env.filters.update({
+        "player_link": player_link,
+        "board_svg": board_svg_markup,
+        "pluralize": pluralize,
+    })
+    return env
