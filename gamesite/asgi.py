@@ -34,8 +34,10 @@ streams = get_asgi_application()  # sets Django up, so the URLconf can be read b
 LIVE_PATH = reverse("backgammon:live_events")
 
 from backgammon.live import answers_pages, remember_server_loop  # here: it needs Django set up
+from gamesite.kept import answers_once_per_request
 
-pages = WSGIMiddleware(answers_pages(get_wsgi_application()), workers=env_int("WEB_THREADS", 2))
+pages = WSGIMiddleware(answers_pages(answers_once_per_request(get_wsgi_application())),
+                       workers=env_int("WEB_THREADS", 2))
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]

@@ -15,10 +15,17 @@ the rules (deadlines, moves) read the database.
 
 ``KEPT_ANSWERS`` (on with REDIS_URL) turns it on: when the cache is the database itself a
 cached answer would only replace a query by a query.
+
+Within one page request (``answers_once_per_request``, around the app servers' WSGI door) an
+answer is asked of the cache once: a move asked for the same player, the same bot list and the
+same unread count up to three times (the mover's answer, the opponent's pushed region, both
+menu counts), each a round trip to Redis. What this request forgets is forgotten there too, and
+an answer computed inside a transaction is not remembered (the transaction may roll back).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -27,20 +34,49 @@ from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
 
-__all__ = ["forget", "forget_when_changed", "keep", "kept"]
+__all__ = ["answers_once_per_request", "forget", "forget_when_changed", "keep", "kept"]
 
 T = TypeVar("T")
 _MISSING = object()
+# The answers this thread's current page request has read (None: not in a page request).
+_this_request = threading.local()
+
+
+def _request_answers() -> dict[str, Any] | None:
+    return getattr(_this_request, "answers", None)
+
+
+def answers_once_per_request(wsgi_app: Any) -> Any:
+    """``wsgi_app``, each of its requests asking the cache for an answer once (see above).
+
+    Django's whole response is made inside the call, in this thread (the pages' views are not
+    streaming ones), so the request's answers are dropped when it returns."""
+
+    def remembering(environ: Any, start_response: Any) -> Any:
+        _this_request.answers = {}
+        try:
+            return wsgi_app(environ, start_response)
+        finally:
+            _this_request.answers = None
+
+    return remembering
 
 
 def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
     """The answer kept under ``key``, or ``compute()``'s, kept for ``seconds``."""
     if not settings.KEPT_ANSWERS:
         return compute()
+    answers = _request_answers()
+    if answers is not None and key in answers:
+        return answers[key]  # type: ignore[no-any-return]
     value = cache.get(key, _MISSING)
     if value is _MISSING:
         value = compute()
         keep(key, value, seconds)
+        if _in_a_transaction():
+            return value
+    if answers is not None:
+        answers[key] = value
     return value  # type: ignore[return-value]
 
 
@@ -48,6 +84,9 @@ def keep(key: str, value: Any, seconds: int) -> None:
     """Keep ``value`` under ``key`` for ``seconds``: now, or inside a transaction once it commits."""
     if not settings.KEPT_ANSWERS:
         return
+    answers = _request_answers()
+    if answers is not None:
+        answers.pop(key, None)
     if _in_a_transaction():
         transaction.on_commit(lambda: cache.set(key, value, seconds))
     else:
@@ -64,6 +103,10 @@ def forget(*keys: str) -> None:
     """Drop the answers under ``keys``: now, and once the current transaction has committed."""
     if not keys or not settings.KEPT_ANSWERS:
         return
+    answers = _request_answers()
+    if answers is not None:
+        for key in keys:
+            answers.pop(key, None)
     cache.delete_many(keys)
     transaction.on_commit(lambda: cache.delete_many(keys))
 

@@ -187,3 +187,42 @@ def test_right_after_an_action_its_log_is_the_kept_version_before_and_the_rows_a
             logged_actions(game, from_game=game.game_number)
         assert again.captured_queries == []
     assert game.game_number > 1  # the match went past a game's end
+
+
+def _in_one_page_request(body: Any) -> Any:
+    """Runs ``body`` as the app servers' WSGI door runs a page request (gamesite/kept.py)."""
+    from gamesite.kept import answers_once_per_request
+
+    def wsgi_app(environ: Any, start_response: Any) -> Any:
+        return body()
+
+    return answers_once_per_request(wsgi_app)({}, None)
+
+
+def test_a_page_request_asks_the_cache_once_per_answer_and_forgets_what_it_changes() -> None:
+    from django.core.cache import cache
+
+    def body() -> list[int]:
+        seen = [kept("test:answer", lambda: 1, 60)]
+        cache.set("test:answer", 2, 60)  # another server's write: this request keeps its answer
+        seen.append(kept("test:answer", lambda: 3, 60))
+        forget("test:answer")  # this request's own change
+        seen.append(kept("test:answer", lambda: 4, 60))
+        return seen
+
+    assert _in_one_page_request(body) == [1, 1, 4]
+    cache.set("test:answer", 5, 60)
+    assert kept("test:answer", lambda: 6, 60) == 5  # outside a page request: the cache, each time
+    assert _in_one_page_request(lambda: kept("test:answer", lambda: 7, 60)) == 5  # a new request reads again
+
+
+def test_a_page_request_does_not_remember_an_answer_computed_inside_a_transaction(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    def body() -> list[int]:
+        with django_capture_on_commit_callbacks(execute=False), transaction.atomic():
+            first = kept("test:answer", lambda: 1, 60)
+        # Rolled back, as far as the cache knows: the answer is computed again.
+        return [first, kept("test:answer", lambda: 2, 60)]
+
+    assert _in_one_page_request(body) == [1, 2]
