@@ -19,8 +19,9 @@ cached answer would only replace a query by a query.
 Within one page request (``answers_once_per_request``, around the app servers' WSGI door) an
 answer is asked of the cache once: a move asked for the same player, the same bot list and the
 same unread count up to three times (the mover's answer, the opponent's pushed region, both
-menu counts), each a round trip to Redis. What this request forgets is forgotten there too, and
-an answer computed inside a transaction is not remembered (the transaction may roll back).
+menu counts), each a round trip to Redis. What this request forgets is forgotten there too (and
+computed afresh when asked again, without asking the cache that it has just emptied), and an
+answer computed inside a transaction is not remembered (the transaction may roll back).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = ["answers_once_per_request", "forget", "forget_when_changed", "keep", 
 
 T = TypeVar("T")
 _MISSING = object()
+_FORGOTTEN = object()  # in a request's answers: forgotten by this request, gone from the cache
 # The answers this thread's current page request has read (None: not in a page request).
 _this_request = threading.local()
 
@@ -67,9 +69,11 @@ def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
     if not settings.KEPT_ANSWERS:
         return compute()
     answers = _request_answers()
-    if answers is not None and key in answers:
+    if answers is not None and key in answers and answers[key] is not _FORGOTTEN:
         return answers[key]  # type: ignore[no-any-return]
-    value = cache.get(key, _MISSING)
+    # What this request forgot, the cache no longer has: no need to ask it.
+    forgotten_here = answers is not None and answers.get(key) is _FORGOTTEN
+    value = _MISSING if forgotten_here else cache.get(key, _MISSING)
     if value is _MISSING:
         value = compute()
         keep(key, value, seconds)
@@ -105,8 +109,7 @@ def forget(*keys: str) -> None:
         return
     answers = _request_answers()
     if answers is not None:
-        for key in keys:
-            answers.pop(key, None)
+        answers.update(dict.fromkeys(keys, _FORGOTTEN))
     cache.delete_many(keys)
     transaction.on_commit(lambda: cache.delete_many(keys))
 
