@@ -32,13 +32,12 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.cache import cache
-from django.template.loader import render_to_string
 
 from backgammon import signals
 from backgammon.game_region import pushed_region
 from backgammon.models import Game
 from backgammon.views.access import known_actor
-from gamesite.menu_counts import MENU_COUNTS_TEMPLATE, menu_counts_context
+from gamesite.menu_counts import menu_counts_context, menu_counts_markup
 
 __all__ = [
     "EVENT_GAME",
@@ -269,7 +268,7 @@ def _status(user_id: int, listening: set[str]) -> dict[str, Any]:
         user = _signed_in(user_id)
         if user is None:
             return {}
-        return {"counts": render_to_string(MENU_COUNTS_TEMPLATE, menu_counts_context(user))}
+        return {"counts": menu_counts_markup(menu_counts_context(user))}
     except Exception:
         log.warning("live: menu counts for user %s not rendered", user_id, exc_info=True)
         return {}

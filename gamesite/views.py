@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.engine.variants import VARIANTS
-from gamesite.menu_counts import MENU_COUNTS_TEMPLATE, menu_counts_context
+from gamesite.menu_counts import menu_counts_context, menu_counts_markup
 from notices.main_screen import main_screen
 
 
@@ -50,4 +50,4 @@ def menu_counts(request: HttpRequest) -> HttpResponse:
     play, talk = counts["games_awaiting_count"], counts["unread_messages_count"]
     if request.GET.get("play") == str(play) and request.GET.get("talk") == str(talk):
         return HttpResponse(status=204)
-    return render(request, MENU_COUNTS_TEMPLATE, counts)
+    return HttpResponse(menu_counts_markup(counts))
