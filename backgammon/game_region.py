@@ -26,6 +26,7 @@ from backgammon.engine import Side
 from backgammon.game_page import GamePage, build_page
 from backgammon.models import Game
 from backgammon.move_records import logged_actions
+from gamesite.jinja_env import NO_TOKEN
 from gamesite.kept_urls import kept_reverse
 
 __all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed_region", "region_context",
@@ -33,9 +34,6 @@ __all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed
 
 REGION_TEMPLATE = "backgammon/_game.html"
 MAIN_TEMPLATE = "backgammon/_game_main.html"
-# What the forms' CSRF field is left out for (gamesite/jinja_env.csrf_field): a pushed region
-# has no request to take a token from.
-_NO_TOKEN = "NOTPROVIDED"
 
 
 def link_maker(game: Game) -> Callable[[str, bool], str]:
@@ -100,4 +98,4 @@ def render_region(template: str, context: dict[str, Any], request: HttpRequest |
 def pushed_region(game: Game, user: Any) -> str:
     """The region as ``user`` would fetch it now, for a live update (no request, no CSRF field)."""
     page = page_for(game, user)
-    return render_region(REGION_TEMPLATE, {**region_context(page), "user": user, "csrf_token": _NO_TOKEN})
+    return render_region(REGION_TEMPLATE, {**region_context(page), "user": user, "csrf_token": NO_TOKEN})

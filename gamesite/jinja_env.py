@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.cache.utils import make_template_fragment_key
+from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.html import format_html, json_script
@@ -26,9 +27,10 @@ from backgammon.templatetags.game_clock import time_left_words
 from gamesite.kept_urls import kept_reverse
 from tournaments.templatetags.ratings import rating_changes_note
 
-__all__ = ["environment"]
+__all__ = ["NO_TOKEN", "environment"]
 
-# What Django's {% csrf_token %} writes nothing for: a region rendered with no request.
+# What Django's {% csrf_token %} writes nothing for: a region rendered with no request
+# (backgammon/game_region.pushed_region).
 NO_TOKEN = "NOTPROVIDED"
 # As long as the {% cache %} fragment it replaces kept them: an earlier game never changes.
 EARLIER_MOVES_SECONDS = 604800
@@ -41,10 +43,6 @@ def csrf_field(context: Any) -> SafeString:
     if not token or str(token) == NO_TOKEN:
         return mark_safe("")
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
-
-
-def pluralize(count: int) -> str:
-    return "" if count == 1 else "s"
 
 
 def earlier_moves(page: Any) -> SafeString:
@@ -60,7 +58,7 @@ def earlier_moves(page: Any) -> SafeString:
 
 @pass_context
 def analysis_panel(context: Any, game: Any) -> SafeString:
-    """The analysis box of a finished game (a Django template: shown on few pages)."""
+    """The analysis box of a finished game (a Django template, as the analysis views answer it)."""
     from analysis.views import panel_context
 
     return render_to_string("analysis/_panel.html", {**panel_context(game), "csrf_token": context.get("csrf_token")})

@@ -142,8 +142,7 @@ TEMPLATES = [
         "DIRS": [],
         "APP_DIRS": True,  # backgammon/jinja2/
         "OPTIONS": {
-            "environment": "gamesite.jinja_env.environment",
-            "auto_reload": DEBUG,
+            "environment": "gamesite.jinja_env.environment",  # reloads edits with DEBUG
         },
     },
 ]
