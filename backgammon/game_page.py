@@ -155,6 +155,10 @@ def colour_names(user: Any, viewer: Side) -> PerSide[str]:
     return PerSide(mine, theirs) if viewer is Side.BLACK else PerSide(theirs, mine)
 
 
+# An enum member's name is a property lookup each time: the region asks for these a dozen times.
+_SIDE_KEYS = {Side.BLACK: "black", Side.WHITE: "white"}
+
+
 @dataclass
 class GamePage:
     """Everything the game template shows, for one viewer at one moment of the game."""
@@ -220,18 +224,18 @@ class GamePage:
 
     @property
     def viewer_key(self) -> str:
-        return self.viewer.name.lower()
+        return _SIDE_KEYS[self.viewer]
 
     @property
     def player_rows(self) -> list[tuple[str, str, int, str]]:
-        return [(side.name.lower(), self.names[side], self.state.score[side], self.colour_names[side])
+        return [(_SIDE_KEYS[side], self.names[side], self.state.score[side], self.colour_names[side])
                 for side in Side]
 
-    @property
+    @cached_property
     def swatches(self) -> dict[str, str]:
         """Each side's checker colour as this viewer sees it, for the coloured dots beside names."""
         colours = self.board.colours
-        return {self.viewer_key: colours.mine, self.viewer.other.name.lower(): colours.theirs}
+        return {self.viewer_key: colours.mine, _SIDE_KEYS[self.viewer.other]: colours.theirs}
 
     @property
     def submit_notation(self) -> str:

@@ -117,6 +117,23 @@ def test_it_submits_a_complete_turn_and_redirects(alice_client: Client, bx_game:
     assert bob_page.status_code == 302
 
 
+def test_the_regions_forms_carry_one_token_that_the_csrf_check_accepts(alice: Any, bx_game: Game, dice: Any) -> None:
+    # A browser without JavaScript posts the region's plain forms: their token is read once per
+    # region (game_region.render_region), and Django's real check must still take it.
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    page = browser.get(reverse("backgammon:game", args=[bx_game.pk]), {"steps": "8-5,6-5"},
+                       headers={"HX-Request": "true"})  # the region alone
+    tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()))
+    assert len(tokens) == 1
+    refused = post(browser, bx_game, "play", steps="8-5,6-5")
+    assert refused.status_code == 403 and fresh(bx_game).action_count == bx_game.action_count
+    dice.then((6, 4))
+    response = post(browser, bx_game, "play", steps="8-5,6-5", csrfmiddlewaretoken=tokens.pop())
+    assert response.status_code == 302
+    assert fresh(bx_game).actions.filter(kind="play").get().notation == "8/5 6/5"
+
+
 def test_it_shows_the_opponent_their_last_move_and_the_moves_list(alice_client: Client, bob_client: Client,
                                                                   bx_game: Game, dice: Any) -> None:
     dice.then((6, 4))
