@@ -99,6 +99,7 @@ class Player(FastHttpUser):
     def keep_a_game_open(self) -> None:
         for game_id in self.game_ids:
             self._play(game_id)
+            self.client.get("/games/", name="status page")  # where they find their next game
         # Every game of this player is over: they watch their status page like anyone idle.
         while True:
             gevent.sleep(POLL_SECONDS * 5)
@@ -114,6 +115,10 @@ class Player(FastHttpUser):
         next_menu_count = time.monotonic() + MENU_COUNT_SECONDS
         try:
             while True:
+                if _game_over(page):
+                    # A finished game's page asks nothing more (it has no poll element, and
+                    # live.js does not ask for it): the player goes on to their next game.
+                    return
                 news = ""  # "&heard=N", as live.js adds when an event told of action N
                 if _my_move(page):
                     gevent.sleep(random.uniform(THINK_LOW, THINK_HIGH))
@@ -289,6 +294,12 @@ class _Stream:
 def _my_move(page: str) -> bool:
     return bool(ROLL_BUTTON.search(page) or SUBMIT_PLAY.search(page) or MOVE_LINK.search(page)
                 or TAKE_BUTTON.search(page) or ACCEPT_RESIGN.search(page))
+
+
+def _game_over(page: str) -> bool:
+    """Whether the page (or the region answered or pushed) shows a finished game: the game
+    region without its poll element, which only a game still going has."""
+    return 'id="game"' in page and 'id="game-poll"' not in page
 
 
 def _expected_number(page: str) -> str:
