@@ -8,7 +8,8 @@ region, or the page fetches it; a "status" event brings the menu counts, or the 
 them), or without push polls every 2 s (and the menu count every 10 s), and on their turn thinks 5-15 s,
 rolls, builds the move from the turn's click map as the page's script does (the clicks ask the
 server nothing) and submits the page's own form (through htmx, as the page does: each answer is
-the fresh game region). When the game ends they open their next game from the status page.
+the fresh game region). When the game ends they open their next game from the status page;
+with every game over they keep that page open, its lists asking only when a status event comes.
 
 Environment: BENCH_PLAYERS (file of "username sessionid game_id ..." lines), BENCH_THINK
 ("5-15" seconds), BENCH_POLL_SECONDS (2).
@@ -100,10 +101,20 @@ class Player(FastHttpUser):
         for game_id in self.game_ids:
             self._play(game_id)
             self.client.get("/games/", name="status page")  # where they find their next game
-        # Every game of this player is over: they watch their status page like anyone idle.
+        # Every game of this player is over: they keep their status page open like anyone idle.
+        # Its lists ask for themselves when a status event says they changed (and live.js asks
+        # once when the stream says hello); without push, live.js polls them with back-off.
+        events = _Stream(self.host, self.session_id, "/live/") if PUSH else None
+        delay = POLL_SECONDS
         while True:
-            gevent.sleep(POLL_SECONDS * 5)
-            self.client.get("/games/", name="status page")
+            if events is not None and events.alive:
+                heard, _number, _region, _counts = events.wait(SAFETY_POLL_SECONDS, 0)
+                if "status" not in heard:
+                    continue
+            else:
+                gevent.sleep(delay)
+                delay = min(delay * 2, 30.0)
+            self.client.get("/games/", name="status lists", headers=HTMX)
 
     def _play(self, game_id: int) -> None:
         page = self.client.get(f"/games/{game_id}/", name="game page").text or ""
