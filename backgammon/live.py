@@ -173,7 +173,7 @@ def _log_failure(sent: Any, unpublished: str, groups: list[str]) -> None:
 
 
 # An open page's stream marks its player as listening, under these keys (refreshed while it stays
-# open, dropped when it closes): a publication renders a player's pushed region and menu counts
+# open; each counts the pages open under it, and goes when the last closes): a publication renders a player's pushed region and menu counts
 # only for someone who will see them. A mark that lapsed early costs only the push's HTML: the
 # event still goes, and the page then asks for what it shows, as without these marks.
 LISTENING_SECONDS = 90
@@ -231,8 +231,8 @@ def _listening(user_ids: list[int], game_id: int | None) -> set[str]:
     keys = [listening_key(user_id) for user_id in user_ids]
     if game_id is not None:
         keys += [listening_key(user_id, game_id) for user_id in user_ids]
-    try:
-        return set(cache.get_many(keys))
+    try:  # a mark counts its player's open pages (backgammon/views/live.py)
+        return {key for key, pages in cache.get_many(keys).items() if pages}
     except Exception:  # the cache out of reach: the events still go, the pages ask for the rest
         log.warning("live: could not read who is listening", exc_info=True)
         return set()

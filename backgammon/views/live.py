@@ -152,12 +152,12 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], mark
     try:
         # The middleware is done with the request by now (this runs in its thread).
         await sync_to_async(_let_go_of_the_database)()
-        await _mark_listening(marks)
+        await _in_a_shared_thread(_open_marks, marks)
         marked_at = time.monotonic()
         yield _hello()
         while True:
             if time.monotonic() - marked_at >= KEEPALIVE_SECONDS:
-                await _mark_listening(marks)
+                await _in_a_shared_thread(_renew_marks, marks)
                 marked_at = time.monotonic()
             if waiting is None:
                 waiting = asyncio.ensure_future(layer.receive(channel))
@@ -183,7 +183,8 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], mark
         if waiting is not None:
             waiting.cancel()
         try:
-            await _in_a_shared_thread(cache.delete_many, marks)
+            if marked_at:
+                await _in_a_shared_thread(_close_marks, marks)
             for group in groups:
                 await layer.group_discard(group, channel)
         except Exception:  # Redis gone meanwhile: the group's members expire there by themselves.
@@ -212,9 +213,41 @@ async def _in_a_shared_thread(call: Any, *args: Any) -> Any:
     return await sync_to_async(call, thread_sensitive=False)(*args)
 
 
-async def _mark_listening(marks: list[str]) -> None:
-    """Tell publications this page is open (refreshed while it is, so a crashed server's marks lapse)."""
+# A mark counts the player's pages open under it: two tabs of one game, or the status page left
+# open beside a game, each hold it, and the page closed first must not take it from the other
+# (nor a page of the game just left from the page of the next game). Every open page renews the
+# mark's lifetime, so a crashed server's counts lapse with it.
+
+
+def _open_marks(marks: list[str]) -> None:
+    """This page is open: one more under each mark."""
     try:
-        await _in_a_shared_thread(cache.set_many, dict.fromkeys(marks, 1), LISTENING_SECONDS)
+        for mark in marks:
+            if not cache.add(mark, 1, LISTENING_SECONDS):
+                try:
+                    cache.incr(mark)
+                except ValueError:  # lapsed between the two
+                    cache.set(mark, 1, LISTENING_SECONDS)
+                cache.touch(mark, LISTENING_SECONDS)
     except Exception:  # the cache out of reach: pushes then carry no region, and the page asks
         log.info("live stream could not mark its page as listening", exc_info=True)
+
+
+def _renew_marks(marks: list[str]) -> None:
+    """Still open: each mark lives on (or counts this page again, if it lapsed meanwhile)."""
+    try:
+        for mark in marks:
+            if not cache.touch(mark, LISTENING_SECONDS):
+                cache.add(mark, 1, LISTENING_SECONDS)
+    except Exception:
+        log.info("live stream could not renew its listening marks", exc_info=True)
+
+
+def _close_marks(marks: list[str]) -> None:
+    """This page is closed: one fewer under each mark, and a mark nobody holds is gone."""
+    for mark in marks:
+        try:
+            if cache.decr(mark) <= 0:
+                cache.delete(mark)
+        except ValueError:  # lapsed already
+            pass

@@ -243,6 +243,44 @@ def test_a_stream_marks_its_player_listening_while_it_is_open(alice: Any, bob: A
     run(scenario)
 
 
+def test_a_mark_stays_while_any_of_the_players_pages_under_it_is_open(alice: Any, bob: Any,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two tabs of the game, or the game page closed after the next game's page opened: closing
+    # one page must not tell publications that the player has none open.
+    from django.core.cache import cache
+
+    a_move_by_alice(alice, bob, monkeypatch)
+    game_id = Game.objects.get().pk
+    bobs_client = async_client_for(bob)
+    any_page, game_page = live.listening_key(bob.pk), live.listening_key(bob.pk, game_id)
+
+    async def opened(query: str) -> Any:
+        response = await bobs_client.get(f"{LIVE}{query}")
+        stream = aiter(response.streaming_content)  # type: ignore[arg-type]
+        assert await next_event(stream) == "hello"
+        return stream
+
+    async def closed(stream: Any) -> None:
+        waiting = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+
+    async def scenario() -> None:
+        first_tab, second_tab = await opened(f"?game={game_id}"), await opened(f"?game={game_id}")
+        status_page = await opened("")
+        assert await cache.aget_many([any_page, game_page]) == {any_page: 3, game_page: 2}
+        await closed(first_tab)
+        assert set(await cache.aget_many([any_page, game_page])) == {any_page, game_page}
+        await closed(second_tab)
+        assert await cache.aget_many([any_page, game_page]) == {any_page: 1}
+        await closed(status_page)
+        assert await cache.aget_many([any_page, game_page]) == {}
+
+    run(scenario)
+
+
 def test_a_game_event_tells_the_action_count_and_a_roll_leaves_the_players_status_alone(
     alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, client_for: Callable[[Any], Client]
 ) -> None:
