@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 import gevent
 import gevent.event
-from locust import FastHttpUser, task
+from locust import FastHttpUser, events, task
 from page_forms import (  # locust puts this file's folder on the path
     ACCEPT_RESIGN,
     CSRF,
@@ -54,6 +54,23 @@ PUSH = os.environ.get("BENCH_PUSH", "1") == "1"
 SAFETY_POLL_SECONDS = 30.0
 MENU_COUNT_SECONDS = 10.0
 LOGIN_PASSWORD = os.environ.get("BENCH_PASSWORD", "")
+# The figures are reset this long after locust has started the last player (bench_web.py): the
+# first pages of the players started last are answered after that moment, and would otherwise
+# be measured as play.
+SETTLE_SECONDS = float(os.environ.get("BENCH_SETTLE_SECONDS", "0"))
+_runner: Any = None
+
+
+@events.init.add_listener
+def _remember_runner(environment: Any, runner: Any = None, **_: Any) -> None:
+    global _runner
+    _runner = runner or environment.runner
+
+
+@events.spawning_complete.add_listener
+def _measure_once_settled(**_: Any) -> None:
+    if SETTLE_SECONDS > 0 and _runner is not None:
+        gevent.spawn_later(SETTLE_SECONDS, _runner.stats.reset_all)
 
 # The page's links and forms go through htmx, which says so in this header.
 HTMX = {"HX-Request": "true"}
