@@ -1,9 +1,10 @@
 """`make bench-web`: the site served the production way on PostgreSQL, driven by locust players.
 
 1. Creates its own database (``<name>_web`` beside the one DATABASE_URL names), migrates it,
-   collects the static files, and seeds players in pairs: each pair shares a short game
-   (a single game of BP: the cube is in play, so every turn starts with the player's roll) and
-   every fifth pair also a 25-point BP match some hundreds of actions in.
+   collects the static files, and seeds players in pairs: each pair shares short games
+   (BENCH_GAMES_PER_PAIR, default 4, played one after another; each a single game of BP: the
+   cube is in play, so every turn starts with the player's roll) and every fifth pair also a
+   25-point BP match some hundreds of actions in, played first.
    Every player gets a signed-in session, so the run measures play, not password hashing
    (a few players still log in through the form: the "log in" rows).
 2. Starts the app server the production way (BENCH_SERVER, default: gunicorn with
@@ -78,6 +79,10 @@ SETTLE_SECONDS = int(os.environ.get("BENCH_SETTLE_SECONDS", "10"))
 MEASURE_SECONDS = int(os.environ.get("BENCH_MEASURE_SECONDS", "90"))
 LONG_MATCH_ACTIONS = int(os.environ.get("BENCH_LONG_ACTIONS", "300"))
 TARGET_P95_MS = 100.0
+# Short games each pair plays one after another. The levels run in turn on the same games, and a
+# player whose games are all over idles (as a person would): with one game a pair, from 600
+# players up the requests stopped growing with the players (45-51 a second from 600 to 1,000).
+SHORT_GAMES_PER_PAIR = int(os.environ.get("BENCH_GAMES_PER_PAIR", "4"))
 PASSWORD = "bench-pass-" + secrets.token_hex(4)
 
 
@@ -146,10 +151,11 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
             games[black.pk].append(match.pk)
             games[white.pk].append(match.pk)
             long_matches += 1
-        short = game_create(black=black, white=white, variant="BP", match_length=1,
-                            time_limit=timedelta(days=3), rated=True)
-        games[black.pk].append(short.pk)
-        games[white.pk].append(short.pk)
+        for _ in range(SHORT_GAMES_PER_PAIR):  # played in turn: a pair whose game ends plays on
+            short = game_create(black=black, white=white, variant="BP", match_length=1,
+                                time_limit=timedelta(days=3), rated=True)
+            games[black.pk].append(short.pk)
+            games[white.pk].append(short.pk)
     # The seeded history queued a your-turn notice for each turn it passed: thousands of tasks
     # for moves nobody made, which the worker would be working through during the measurements.
     from django_tasks_db.models import DBTaskResult
@@ -161,7 +167,7 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
             client.force_login(user)
             session = client.cookies["sessionid"].value
             out.write(" ".join([user.username, session, *map(str, games[user.pk])]) + "\n")
-    return {"players": players, "short games": players // 2, "long matches": long_matches}
+    return {"players": players, "short games": players // 2 * SHORT_GAMES_PER_PAIR, "long matches": long_matches}
 
 
 def _settle() -> None:
