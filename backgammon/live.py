@@ -173,8 +173,8 @@ def _log_failure(sent: Any, unpublished: str, groups: list[str]) -> None:
 
 
 # An open page's stream marks its player as listening, under these keys (refreshed while it stays
-# open; each counts the pages open under it, and goes when the last closes): a publication renders a player's pushed region and menu counts
-# only for someone who will see them. A mark that lapsed early costs only the push's HTML: the
+# open; each counts the pages open under it, and goes when the last closes): a publication
+# renders a player's pushed region and menu counts only for someone who will see them. A mark that lapsed early costs only the push's HTML: the
 # event still goes, and the page then asks for what it shows, as without these marks.
 LISTENING_SECONDS = 90
 
