@@ -4,7 +4,9 @@ status and duration in milliseconds, as fields of the record, so the JSON format
 
 The request id is the proxy's X-Request-ID when it sends a sane one (nginx: $request_id), so
 the proxy's and the app's lines can be joined; otherwise a new one. It is sent back in the
-response's X-Request-ID header.
+response's X-Request-ID header, and the duration in its Server-Timing header (``app;dur=4.2``):
+what a browser's developer tools show as the server's part of the wait, and what `make
+bench-web` reports as each request's server time.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class RequestLog:
         response = self.get_response(request)
         duration_ms = round((time.perf_counter() - started) * 1000, 1)
         response["X-Request-ID"] = request_id
+        response["Server-Timing"] = f"app;dur={duration_ms}"
         fields = {
             "request_id": request_id,
             "user_id": _user_id(request),

@@ -13,8 +13,8 @@
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
 3. Measures, with locust headless (bench/web/locustfile.py):
    - first, once the seeded tables are vacuumed and the machine is calm, each request's server
-     time on the wire: one client, one request at a time, playing seeded games through the
-     pages (bench/web/wire.py);
+     time, on the wire and in the app (its Server-Timing header): one client, one request at a
+     time, playing seeded games through the pages (bench/web/wire.py);
    - the ceiling: the same server's throughput on a trivial view (a 404 through the whole
      middleware stack) with 50 users asking without pause;
    - a handful of players at a brisk pace, p50 per endpoint;
@@ -399,8 +399,9 @@ def main() -> None:
     try:
         print("on the wire: one request at a time (server time per request) ...", flush=True)
         wire_rows = wire.measure(port, players_file)
-        for label, count, p50, p90 in wire_rows:
-            print(f"  {label:<20} p50 {p50:5.1f} ms  p90 {p90:5.1f} ms  ({count})", flush=True)
+        for row in wire_rows:
+            print(f"  {row.request:<20} p50 {row.p50:5.1f} ms  p90 {row.p90:5.1f} ms on the wire, "
+                  f"p50 {row.app_p50:5.1f} ms  p90 {row.app_p90:5.1f} ms in the app  ({row.count})", flush=True)
 
         print("ceiling: the trivial view, 50 users without pause ...", flush=True)
         ceiling_rows, ceiling_load = _locust(50, "Ceiling", 20, env, host, think="0-0")
@@ -456,10 +457,17 @@ def main() -> None:
             f"(load average {ceiling_load:.2f})."), "",
             "## Each request on the wire, one at a time (bench/web/wire.py)", "",
             ("One client with one keep-alive connection plays seeded short games through the "
-            "pages' links and forms, never two requests at once: each time is the server's time "
-            "for the request plus a loopback round trip, with nothing else competing for the cores."), "",
-            "| request | count | p50 ms | p90 ms |", "|---|---:|---:|---:|",
-            *[f"| {label} | {count} | {p50:.1f} | {p90:.1f} |" for label, count, p50, p90 in wire_rows],
+            "pages' links and forms, never two requests at once, with nothing else competing for "
+            "the cores. On the wire: from the request's first byte sent to the answer's last "
+            "received (the app, the ASGI server and a loopback round trip). In the app: the "
+            "server's own time for the request, Django's middleware and view, as its "
+            "Server-Timing header tells (gamesite/request_log.py); what a move publishes to the "
+            "opponent's open page is drawn and sent after its answer has gone out (backgammon/"
+            "live.py), so it is in neither, and in the cores used under load below."), "",
+            "| request | count | on the wire p50 ms | p90 ms | in the app p50 ms | p90 ms |",
+            "|---|---:|---:|---:|---:|---:|",
+            *[f"| {r.request} | {r.count} | {r.p50:.1f} | {r.p90:.1f} | {r.app_p50:.1f} | {r.app_p90:.1f} |"
+              for r in wire_rows],
             "",
             "## 10 players at a brisk pace (1-2 s between actions)", "",
             ("Locust itself runs on the same two cores, so these include its own delays; the last "

@@ -1,23 +1,28 @@
-"""Each request's server time on the wire: one client, one request at a time, on the idle server.
+"""Each request's server time, one at a time, on the idle server.
 
-`make bench-web` runs this between the ceiling and the locust levels (bench/web/bench_web.py):
+`make bench-web` runs this before the ceiling and the locust levels (bench/web/bench_web.py):
 one keep-alive connection plays the seeded short games through the pages' own links and forms,
-as the locust players do (bench/web/locustfile.py), but never two requests at once, so each
-time is the server's time for that request plus a loopback round trip, with no load generator
-competing for the cores. This is the figure item 2's "under 5 ms of server time" is about.
-"""
+as the locust players do (bench/web/locustfile.py), but never two requests at once, with no
+load generator competing for the cores. Each request is timed twice: on the wire (the app, the
+ASGI server and a loopback round trip) and in the app, as its Server-Timing header tells
+(gamesite/request_log.py: Django's middleware and view). The app's time is item 2's "server
+time" of a game page and a move."""
 
 from __future__ import annotations
 
 import html
 import http.client
+import re
 import statistics
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from page_forms import CSRF, EXPECTED_NUMBER, MOVE_LINK, ROLL_BUTTON, STEPS, SUBMIT_PLAY, SWAP
+
+SERVER_TIMING = re.compile(r"\bapp;dur=([0-9.]+)")  # gamesite/request_log.py
 
 
 class _Client:
@@ -25,6 +30,7 @@ class _Client:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.csrf: dict[str, str] = {}
         self.times: dict[str, list[float]] = defaultdict(list)
+        self.app_times: dict[str, list[float]] = defaultdict(list)
 
     def ask(self, label: str, path: str, session: str, *, htmx: bool = True, target: str = "",
             form: dict[str, str] | None = None, expect: int = 200) -> str:
@@ -40,6 +46,10 @@ class _Client:
         answer = self.connection.getresponse()
         text = answer.read().decode("utf-8", "replace")
         self.times[label].append((time.perf_counter() - start) * 1000.0)
+        timing = SERVER_TIMING.search(answer.getheader("Server-Timing") or "")
+        if timing is None:
+            raise RuntimeError(f"{label} {path} answered without its Server-Timing header")
+        self.app_times[label].append(float(timing.group(1)))
         if answer.status != expect:
             raise RuntimeError(f"{label} {path} answered {answer.status}, not {expect}")
         for name, value in answer.getheaders():
@@ -92,16 +102,27 @@ def _turn(client: _Client, game_id: int, session: str) -> None:
         page = client.ask("move click", html.unescape(link.group(1)), session, target="game-main")
 
 
-def measure(port: int, players_file: Path, *, games: int = 12, rounds: int = 10) -> list[tuple[str, int, float, float]]:
-    """(request, count, p50 ms, p90 ms) for each kind of request."""
+class WireRow(NamedTuple):
+    request: str
+    count: int
+    p50: float  # on the wire: the app's time, the ASGI server's and the loopback's
+    p90: float
+    app_p50: float  # the app's own time (Django's middleware and view), from Server-Timing
+    app_p90: float
+
+
+def _p50_p90(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]
+
+
+def measure(port: int, players_file: Path, *, games: int = 12, rounds: int = 10) -> list[WireRow]:
+    """Each kind of request's count and its times on the wire and in the app."""
     client = _Client(port)
     chosen = sorted(_games(players_file).items())[:games]
     for _round in range(rounds):
         for game_id, pair in chosen:
             for session in pair:
                 _turn(client, game_id, session)
-    rows = []
-    for label, samples in client.times.items():
-        ordered = sorted(samples)
-        rows.append((label, len(ordered), statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]))
-    return rows
+    return [WireRow(label, len(samples), *_p50_p90(samples), *_p50_p90(client.app_times[label]))
+            for label, samples in client.times.items()]

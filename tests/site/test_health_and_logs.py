@@ -135,6 +135,8 @@ def test_the_request_log_names_the_user_and_returns_the_request_id(
     assert response.status_code == 200 and len(response["X-Request-ID"]) == 32
     (record,) = [r for r in caplog.records if r.name == "gamesite.requests"]
     assert (record.user_id, record.status, record.path) == (alice.pk, 200, "/games/")  # type: ignore[attr-defined]
+    # The same duration in the Server-Timing header, for a browser's developer tools and bench-web.
+    assert response["Server-Timing"] == f"app;dur={record.duration_ms}"  # type: ignore[attr-defined]
 
 
 def test_an_unknown_log_format_stops_the_start() -> None:
