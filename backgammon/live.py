@@ -27,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -106,13 +108,62 @@ _page_thread = threading.local()
 
 
 def answers_pages(wsgi_app: Any) -> Any:
-    """``wsgi_app``, marking the threads that run it as page threads (gamesite/asgi.py)."""
+    """``wsgi_app``, marking the threads that run it as page threads (gamesite/asgi.py).
+
+    What a page request publishes is drawn and sent once its answer has gone out: a move's
+    answer does not wait for the opponent's pushed region and both players' menu counts (about
+    3 of a move's 9 ms). The WSGI server closes the answer after sending its last byte (a2wsgi
+    does, as PEP 3333 asks), and the publications run then, in the same thread, before
+    Django's own close (which ends the request: its database connection, its kept answers)."""
 
     def marked(environ: Any, start_response: Any) -> Any:
         _page_thread.answering = True
-        return wsgi_app(environ, start_response)
+        _page_thread.unpublished = []
+        try:
+            answer = wsgi_app(environ, start_response)
+        except BaseException:
+            _publish_held()
+            raise
+        return _PublishedWhenClosed(answer)
 
     return marked
+
+
+class _PublishedWhenClosed:
+    """A page's answer, sending what its request published when the server closes it."""
+
+    def __init__(self, answer: Any) -> None:
+        self._answer = answer
+
+    def __iter__(self) -> Any:
+        return iter(self._answer)
+
+    def close(self) -> None:
+        try:
+            _publish_held()
+        finally:
+            close = getattr(self._answer, "close", None)
+            if close is not None:
+                close()
+
+
+def _publish_held() -> None:
+    held, _page_thread.unpublished = getattr(_page_thread, "unpublished", None) or [], None
+    for publish in held:
+        try:
+            publish()
+        except Exception:  # the answer is gone: a failure can only be logged
+            log.warning("live: a publication failed after the answer", exc_info=True)
+
+
+def _when_answered(publish: Callable[[], None]) -> None:
+    """``publish()`` once this page request's answer has gone out (see answers_pages); now, in
+    any other thread (the task worker, a management command, the suite's test client)."""
+    held = getattr(_page_thread, "unpublished", None)
+    if held is None:
+        publish()
+    else:
+        held.append(publish)
 
 
 Message = tuple[str, list[tuple[str, dict[str, Any]]]]
@@ -174,8 +225,9 @@ def _log_failure(sent: Any, unpublished: str, groups: list[str]) -> None:
 
 # An open page's stream marks its player as listening, under these keys (refreshed while it stays
 # open; each counts the pages open under it, and goes when the last closes): a publication
-# renders a player's pushed region and menu counts only for someone who will see them. A mark that lapsed early costs only the push's HTML: the
-# event still goes, and the page then asks for what it shows, as without these marks.
+# renders a player's pushed region and menu counts only for someone who will see them. A mark
+# that lapsed early costs only the push's HTML: the event still goes, and the page then asks for
+# what it shows, as without these marks.
 LISTENING_SECONDS = 90
 
 
@@ -187,17 +239,22 @@ def listening_key(user_id: int, game_id: int | None = None) -> str:
 _NOT_AN_ACTION = object()
 
 
-def publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple[int | None, int | None],
-                         same_turn: bool = False, game: Game | None = None, mover_id: Any = _NOT_AN_ACTION,
-                         **_: Any) -> None:
+def publish_game_changed(**change: Any) -> None:
     """Tell the game's open pages, and, unless the player to act only rolled, its two players'
-    menu counts and status pages (a roll leaves whose turn it is as it was).
+    menu counts and status pages (a roll leaves whose turn it is as it was); from a page
+    request, once its answer has gone out.
 
     Each player's own group hears the game's news: the player who did not make the move, when
     their page of the game is open, with the game region as they would fetch it (their page
     swaps it in and asks nothing), and with the counts their menu bar shows. Watchers hear the
     game's group, and fetch.
     """
+    _when_answered(partial(_publish_game_changed, **change))
+
+
+def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple[int | None, int | None],
+                          same_turn: bool = False, game: Game | None = None, mover_id: Any = _NOT_AN_ACTION,
+                          **_: Any) -> None:
     players = [player_id for player_id in player_ids if player_id is not None]
     news = {"g": game_id, "n": action_number}
     messages = [(game_group(game_id), [(EVENT_GAME, news)])]
@@ -218,6 +275,10 @@ def publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple[
 
 def publish_status(user_id: int) -> None:
     """Something on the player's own pages changed (a message, say): their counts and lists."""
+    _when_answered(partial(_publish_status, user_id))
+
+
+def _publish_status(user_id: int) -> None:
     _send([(user_group(user_id), [(EVENT_STATUS, _status(user_id, _listening([user_id], None)))])])
 
 

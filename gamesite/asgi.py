@@ -36,8 +36,9 @@ LIVE_PATH = reverse("backgammon:live_events")
 from backgammon.live import answers_pages, remember_server_loop  # here: it needs Django set up
 from gamesite.kept import answers_once_per_request
 
-pages = WSGIMiddleware(answers_pages(answers_once_per_request(get_wsgi_application())),
-                       workers=env_int("WEB_THREADS", 2))
+# What a page thread runs: Django's WSGI handler, publishing after its answer has gone out.
+page_door = answers_pages(answers_once_per_request(get_wsgi_application()))
+pages = WSGIMiddleware(page_door, workers=env_int("WEB_THREADS", 2))
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]

@@ -52,16 +52,36 @@ def answers_once_per_request(wsgi_app: Any) -> Any:
     """``wsgi_app``, each of its requests asking the cache for an answer once (see above).
 
     Django's whole response is made inside the call, in this thread (the pages' views are not
-    streaming ones), so the request's answers are dropped when it returns."""
+    streaming ones); the request's answers are dropped when the server closes the answer, so
+    what the request publishes after sending it (backgammon/live.py) still has them."""
 
     def remembering(environ: Any, start_response: Any) -> Any:
         _this_request.answers = {}
         try:
-            return wsgi_app(environ, start_response)
-        finally:
+            return _ForgottenWhenClosed(wsgi_app(environ, start_response))
+        except BaseException:
             _this_request.answers = None
+            raise
 
     return remembering
+
+
+class _ForgottenWhenClosed:
+    """An answer whose closing ends its request's answers."""
+
+    def __init__(self, answer: Any) -> None:
+        self._answer = answer
+
+    def __iter__(self) -> Any:
+        return iter(self._answer)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self._answer, "close", None)
+            if close is not None:
+                close()
+        finally:
+            _this_request.answers = None
 
 
 def kept(key: str, compute: Callable[[], T], seconds: int) -> T:

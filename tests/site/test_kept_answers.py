@@ -190,13 +190,18 @@ def test_right_after_an_action_its_log_is_the_kept_version_before_and_the_rows_a
 
 
 def _in_one_page_request(body: Any) -> Any:
-    """Runs ``body`` as the app servers' WSGI door runs a page request (gamesite/kept.py)."""
+    """Runs ``body`` (which returns a list) as the app servers' WSGI door runs a page request
+    (gamesite/kept.py), to the server's closing of the answer."""
     from gamesite.kept import answers_once_per_request
 
     def wsgi_app(environ: Any, start_response: Any) -> Any:
         return body()
 
-    return answers_once_per_request(wsgi_app)({}, None)
+    answer = answers_once_per_request(wsgi_app)({}, None)
+    try:
+        return list(answer)
+    finally:
+        answer.close()
 
 
 def test_a_page_request_asks_the_cache_once_per_answer_and_forgets_what_it_changes() -> None:
@@ -215,7 +220,7 @@ def test_a_page_request_asks_the_cache_once_per_answer_and_forgets_what_it_chang
     assert _in_one_page_request(body) == [1, 1, 4, 4]
     cache.set("test:answer", 5, 60)
     assert kept("test:answer", lambda: 6, 60) == 5  # outside a page request: the cache, each time
-    assert _in_one_page_request(lambda: kept("test:answer", lambda: 7, 60)) == 5  # a new request reads again
+    assert _in_one_page_request(lambda: [kept("test:answer", lambda: 7, 60)]) == [5]  # a new request reads again
 
 
 def test_a_page_request_does_not_remember_an_answer_computed_inside_a_transaction(

@@ -68,9 +68,15 @@ def test_a_page_thread_answers_without_waiting_and_the_event_is_still_sent(serve
         live.publish_status(4242)
         return [b"answered"]
 
+    def answered_and_closed() -> list[bytes]:  # as the app server sends an answer, then closes it
+        answer = live.answers_pages(page)({}, None)
+        body = list(answer)
+        answer.close()  # what the request published goes now
+        return body
+
     release = hold(loop)  # the loop cannot send anything yet
     with ThreadPoolExecutor(1) as page_thread:
-        answer = page_thread.submit(live.answers_pages(page), {}, None).result(2)
+        answer = page_thread.submit(answered_and_closed).result(2)
     assert answer == [b"answered"]
     release.set()
     for _ in range(100):

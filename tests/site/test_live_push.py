@@ -12,6 +12,7 @@ import gc
 import json
 import os
 import re
+import secrets
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -186,6 +187,54 @@ def test_the_opponents_open_page_is_pushed_its_region_as_it_would_fetch_it(
     assert "csrfmiddlewaretoken" in fetched and "csrfmiddlewaretoken" not in bobs_news["html"]
     assert bobs_news["html"] == without_tokens
     assert "game__prompt--yours" in bobs_news["html"]
+
+
+def test_a_page_request_publishes_once_its_answer_has_gone_out(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, client_for: Callable[[Any], Client]
+) -> None:
+    """The mover's answer does not wait for the opponent's pushed region: the app server's page
+    door (gamesite/asgi.py) sends what a request published when the server closes its answer."""
+    from django.core.cache import cache
+    from django.test import RequestFactory
+
+    from gamesite.asgi import page_door
+
+    a_move_by_alice(alice, bob, monkeypatch)
+    game = Game.objects.get()
+    cache.set(live.listening_key(bob.pk), 1)  # bob has the game's page open
+    cache.set(live.listening_key(bob.pk, game.pk), 1)
+    layer = live.get_channel_layer()
+    bobs_page = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(live.user_group(bob.pk), bobs_page)
+    csrf_secret = secrets.token_hex(16)
+    session = client_for(alice).cookies["sessionid"].value
+    environ = RequestFactory().post(
+        f"/games/{game.pk}/act/",
+        {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count,
+         "csrfmiddlewaretoken": csrf_secret},
+        HTTP_COOKIE=f"sessionid={session}; csrftoken={csrf_secret}", HTTP_HX_REQUEST="true",
+    ).environ
+
+    def published() -> Any:
+        try:
+            return async_to_sync(asyncio.wait_for)(layer.receive(bobs_page), 0.2)
+        except TimeoutError:
+            return None
+
+    def answer_then_close() -> tuple[str, Any, Any]:
+        statuses: list[str] = []
+        answer = page_door(environ, lambda status, headers, exc_info=None: statuses.append(status))
+        body = b"".join(answer).decode()
+        before_close = published()
+        answer.close()
+        return statuses[0] + body, before_close, published()
+
+    answered, before_close, after_close = in_own_thread(answer_then_close)
+    assert answered.startswith("200") and "game__prompt--yours" not in answered  # bob's turn now
+    assert before_close is None
+    news = dict(after_close["events"])
+    assert news["game"]["n"] == Game.objects.get().action_count
+    assert "game__prompt--yours" in news["game"]["html"] and "counts" in news["status"]
 
 
 def test_a_pushed_region_reads_the_moves_message_and_a_closed_page_gets_none(
