@@ -204,8 +204,6 @@ def test_a_page_request_publishes_once_its_answer_has_gone_out(
     cache.set(live.listening_key(bob.pk), 1)  # bob has the game's page open
     cache.set(live.listening_key(bob.pk, game.pk), 1)
     layer = live.get_channel_layer()
-    bobs_page = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(live.user_group(bob.pk), bobs_page)
     csrf_secret = secrets.token_hex(16)
     session = client_for(alice).cookies["sessionid"].value
     environ = RequestFactory().post(
@@ -215,13 +213,16 @@ def test_a_page_request_publishes_once_its_answer_has_gone_out(
         HTTP_COOKIE=f"sessionid={session}; csrftoken={csrf_secret}", HTTP_HX_REQUEST="true",
     ).environ
 
-    def published() -> Any:
-        try:
-            return async_to_sync(asyncio.wait_for)(layer.receive(bobs_page), 0.2)
-        except TimeoutError:
-            return None
+    def answer_then_close() -> tuple[str, Any, Any]:  # in a thread of its own: async_to_sync
+        bobs_page = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(live.user_group(bob.pk), bobs_page)
 
-    def answer_then_close() -> tuple[str, Any, Any]:
+        def published() -> Any:
+            try:
+                return async_to_sync(asyncio.wait_for)(layer.receive(bobs_page), 0.2)
+            except TimeoutError:
+                return None
+
         statuses: list[str] = []
         answer = page_door(environ, lambda status, headers, exc_info=None: statuses.append(status))
         body = b"".join(answer).decode()
