@@ -10,7 +10,7 @@ from django.contrib.auth.backends import ModelBackend
 
 from gamesite.kept import kept
 
-__all__ = ["CaseInsensitiveModelBackend", "signed_in_user_key"]
+__all__ = ["CaseInsensitiveModelBackend", "kept_user", "signed_in_user_key"]
 
 # The signed-in user is read on every request; a minute at most, forgotten when the user or
 # their profile is saved (accounts/signals.py), so a password change or a deactivation counts at once.
@@ -38,8 +38,14 @@ class CaseInsensitiveModelBackend(ModelBackend):
 
     def get_user(self, user_id: Any) -> Any:
         """The signed-in user of a request, with the profile every page reads in the same query."""
-        User = get_user_model()
-        user = kept(signed_in_user_key(user_id),
-                    lambda: User._default_manager.select_related("profile").filter(pk=user_id).first(),
-                    SIGNED_IN_USER_SECONDS)
+        user = kept_user(user_id)
         return user if user is not None and self.user_can_authenticate(user) else None
+
+
+def kept_user(user_id: Any) -> Any:
+    """The user with their profile, as a request's signed-in user is read (kept); None if there
+    is no such user. Also the players a game page shows (backgammon/views/access.py)."""
+    User = get_user_model()
+    return kept(signed_in_user_key(user_id),
+                lambda: User._default_manager.select_related("profile").filter(pk=user_id).first(),
+                SIGNED_IN_USER_SECONDS)

@@ -23,14 +23,19 @@ from django.middleware.csrf import get_token
 from django.template import engines
 from django.utils.safestring import SafeString
 
+from accounts.vacations import vacations_end_key
 from backgammon.engine import Side
 from backgammon.game_page import GamePage, build_page
 from backgammon.models import Game
-from backgammon.move_records import logged_actions
+from backgammon.move_records import logged_actions, logged_key
+from backgammon.services.notes import note_key
+from backgammon.services.queries import awaiting_count_key
 from gamesite.jinja_env import NO_TOKEN
+from gamesite.kept import ask_together
 from gamesite.kept_urls import kept_reverse
+from messaging.services import unread_key
 
-__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed_region", "region_context",
+__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "kept_answers_of_page", "link_maker", "page_for", "pushed_region", "region_context",
            "render_region"]
 
 REGION_TEMPLATE = "backgammon/_game.html"
@@ -48,9 +53,24 @@ def link_maker(game: Game) -> Callable[[str, bool], str]:
     return link
 
 
+def kept_answers_of_page(game: Game, user: Any) -> list[str]:
+    """The kept answers (gamesite.kept) a game page shows ``user``: its log, the clock's vacation
+    of the player to act, the menu counts and the viewer's private note; asked of the cache in
+    one trip (ask_together), by the view with the game's players and by page_for."""
+    keys = [logged_key(game.pk, game.action_count, game.game_number)]
+    if game.actor_id is not None:
+        keys.append(vacations_end_key(game.actor_id))
+    if getattr(user, "is_authenticated", False):
+        keys += [unread_key(user.pk), awaiting_count_key(user.pk)]
+        if user.pk in (game.black_id, game.white_id):
+            keys.append(note_key(game.pk, user.pk))
+    return keys
+
+
 def page_for(game: Game, user: Any, *, steps: str = "", swap: bool = False, confirm_double: bool = False,
              confirm_submit: bool = False) -> GamePage:
     """What the region shows ``user`` now, with the turn they are building (``steps``, ``swap``)."""
+    ask_together(kept_answers_of_page(game, user))  # nothing when the view has asked already
     # Only the current game's rows: the earlier games' moves lists are kept rendered (_game.html),
     # so a page costs the same at action 10 as at action 1,000.
     logged = logged_actions(game, from_game=game.game_number)

@@ -19,9 +19,10 @@ cached answer would only replace a query by a query.
 Within one page request (``answers_once_per_request``, around the app servers' WSGI door) an
 answer is asked of the cache once: a move asked for the same player, the same bot list and the
 same unread count up to three times (the mover's answer, the opponent's pushed region, both
-menu counts), each a round trip to Redis. What this request forgets is forgotten there too (and
-computed afresh when asked again, without asking the cache that it has just emptied), and an
-answer computed inside a transaction is not remembered (the transaction may roll back).
+menu counts), each a round trip to Redis; and ``ask_together`` asks for several answers a page
+will need in one trip. What this request forgets is forgotten there too (and computed afresh
+when asked again, without asking the cache that it has just emptied), and an answer computed
+inside a transaction is not remembered (the transaction may roll back).
 """
 
 from __future__ import annotations
@@ -35,11 +36,12 @@ from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
 
-__all__ = ["answers_once_per_request", "forget", "forget_when_changed", "keep", "kept"]
+__all__ = ["answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "kept"]
 
 T = TypeVar("T")
 _MISSING = object()
-_FORGOTTEN = object()  # in a request's answers: forgotten by this request, gone from the cache
+# In a request's answers: not in the cache (this request forgot it, or asked and it was not there).
+_NOT_IN_CACHE = object()
 # The answers this thread's current page request has read (None: not in a page request).
 _this_request = threading.local()
 
@@ -89,11 +91,11 @@ def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
     if not settings.KEPT_ANSWERS:
         return compute()
     answers = _request_answers()
-    if answers is not None and key in answers and answers[key] is not _FORGOTTEN:
+    if answers is not None and key in answers and answers[key] is not _NOT_IN_CACHE:
         return answers[key]  # type: ignore[no-any-return]
-    # What this request forgot, the cache no longer has: no need to ask it.
-    forgotten_here = answers is not None and answers.get(key) is _FORGOTTEN
-    value = _MISSING if forgotten_here else cache.get(key, _MISSING)
+    # What this request forgot or found missing, the cache does not have: no need to ask again.
+    missing_here = answers is not None and answers.get(key) is _NOT_IN_CACHE
+    value = _MISSING if missing_here else cache.get(key, _MISSING)
     if value is _MISSING:
         value = compute()
         keep(key, value, seconds)
@@ -102,6 +104,20 @@ def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
     if answers is not None:
         answers[key] = value
     return value  # type: ignore[return-value]
+
+
+def ask_together(keys: Iterable[str]) -> None:
+    """Within a page request, ask the cache for the answers under ``keys`` that the request has
+    not read yet, in one round trip: ``kept`` then finds them here. A page that knows what it
+    will show (a game page: its players, its log, its clock, the menu counts) pays one trip
+    instead of one per answer. Outside a page request, nothing (each ``kept`` asks for itself)."""
+    answers = _request_answers()
+    if answers is None or not settings.KEPT_ANSWERS:
+        return
+    wanted = [key for key in dict.fromkeys(keys) if key not in answers]  # forgotten ones too
+    if wanted:
+        found = cache.get_many(wanted)
+        answers.update({key: found.get(key, _NOT_IN_CACHE) for key in wanted})
 
 
 def keep(key: str, value: Any, seconds: int) -> None:
@@ -129,7 +145,7 @@ def forget(*keys: str) -> None:
         return
     answers = _request_answers()
     if answers is not None:
-        answers.update(dict.fromkeys(keys, _FORGOTTEN))
+        answers.update(dict.fromkeys(keys, _NOT_IN_CACHE))
     cache.delete_many(keys)
     transaction.on_commit(lambda: cache.delete_many(keys))
 

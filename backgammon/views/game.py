@@ -26,6 +26,7 @@ from backgammon.game_page import GamePage, turn_from_url
 from backgammon.game_region import (
     MAIN_TEMPLATE,
     REGION_TEMPLATE,
+    kept_answers_of_page,
     page_for,
     region_context,
     render_region,
@@ -42,7 +43,8 @@ __all__ = ["game", "game_act", "game_mat", "game_poll"]
 
 def _game_or_404(game_id: int, user: Any) -> Game:
     # Anyone logged in may watch a public game; only its players can act (the service checks that).
-    return visible_game_or_404(game_id, user)
+    # What the page will show from kept answers comes in the same trip as the game's players.
+    return visible_game_or_404(game_id, user, also_kept=lambda game: kept_answers_of_page(game, user))
 
 
 def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False,

@@ -19,7 +19,7 @@ from backgammon.engine.actions import Action
 from backgammon.models import Game
 from backgammon.move_records import logged_actions
 from backgammon.services.notes import game_note_save, game_note_text
-from gamesite.kept import forget, kept
+from gamesite.kept import ask_together, forget, kept
 from messaging.models import Message
 from messaging.services import (
     game_messages_mark_read,
@@ -233,3 +233,79 @@ def test_a_page_request_does_not_remember_an_answer_computed_inside_a_transactio
         return [first, kept("test:answer", lambda: 2, 60)]
 
     assert _in_one_page_request(body) == [1, 2]
+
+
+def test_a_page_request_asks_for_answers_it_will_need_in_one_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.cache import cache
+
+    cache.set("test:kept", 1, 60)
+    cache.set("test:none", None, 60)  # an answer that is None is an answer
+    trips = _trips_to_the_cache(monkeypatch)
+
+    def body() -> list[Any]:
+        ask_together(["test:kept", "test:none", "test:missing", "test:kept"])
+        return [kept("test:kept", lambda: 9, 60), kept("test:none", lambda: 9, 60),
+                kept("test:missing", lambda: 3, 60)]  # not in the cache: computed, not asked again
+
+    assert _in_one_page_request(body) == [1, None, 3]
+    assert trips == ["get_many"]
+    ask_together(["test:kept"])  # outside a page request: nothing
+    assert trips == ["get_many"]
+    assert cache.get("test:missing") == 3  # and kept
+
+
+def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the cache's read calls from now on (each a round trip with Redis)."""
+    from django.core.cache import caches
+
+    backend = caches["default"]
+    trips: list[str] = []
+    inside: list[str] = []
+
+    def counting(name: str, call: Any) -> Any:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            if not inside:  # the in-memory cache's get_many calls its own get for each key
+                trips.append(name)
+            inside.append(name)
+            try:
+                return call(*args, **kwargs)
+            finally:
+                inside.pop()
+
+        return counted
+
+    for name in ("get", "get_many", "has_key"):
+        monkeypatch.setattr(backend, name, counting(name, getattr(backend, name)))
+    return trips
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_page_reads_its_row_alone_and_asks_the_cache_for_the_rest_in_one_trip(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, client_for: Any
+) -> None:
+    from django.test import RequestFactory
+
+    from gamesite.asgi import page_door
+    from tests.site.test_live_push import in_own_thread
+
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "BX")
+    session = client_for(bob).cookies["sessionid"].value
+    page = reverse("backgammon:game", args=[game.pk])
+
+    def page_as_the_app_server_answers() -> tuple[str, list[str], list[str]]:
+        with CaptureQueriesContext(connection) as queries:
+            trips = _trips_to_the_cache(monkeypatch)
+            answer = page_door(RequestFactory().get(page, HTTP_COOKIE=f"sessionid={session}").environ,
+                               lambda status, headers, exc_info=None: None)
+            body = b"".join(answer).decode()
+            answer.close()
+        return body, [query["sql"] for query in queries.captured_queries], trips
+
+    in_own_thread(page_as_the_app_server_answers)  # the first view keeps what it computed
+    body, queries, trips = in_own_thread(page_as_the_app_server_answers)
+    assert "alice" in body and "bob" in body
+    game_reads = [sql for sql in queries if 'FROM "backgammon_game"' in sql]
+    assert len(game_reads) == 1 and "auth_user" not in game_reads[0]  # the players are kept users
+    # The signed-in user, then the players, the log, the clock, the menu counts and the note at once.
+    assert trips == ["get", "get_many"]
