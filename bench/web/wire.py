@@ -3,7 +3,8 @@
 `make bench-web` runs this before the ceiling and the locust levels (bench/web/bench_web.py):
 one keep-alive connection plays the seeded short games through the pages' own links and forms,
 as the locust players do (bench/web/locustfile.py), but never two requests at once, with no
-load generator competing for the cores. Each request is timed twice: on the wire (the app, the
+load generator competing for the cores; both players' pages of each game stay open (their
+live streams), so a move pushes the opponent's region as in play. Each request is timed twice: on the wire (the app, the
 ASGI server and a loopback round trip) and in the app, as its Server-Timing header tells
 (gamesite/request_log.py: Django's middleware and view). The app's time is item 2's "server
 time" of a game page and a move."""
@@ -13,7 +14,9 @@ from __future__ import annotations
 import html
 import http.client
 import re
+import socket
 import statistics
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -22,6 +25,7 @@ from urllib.parse import urlencode
 
 from page_forms import CSRF, EXPECTED_NUMBER, MOVE_LINK, ROLL_BUTTON, STEPS, SUBMIT_PLAY, SWAP
 
+PUSH_WITHIN_SECONDS = 2.0
 SERVER_TIMING = re.compile(r"\bapp;dur=([0-9.]+)")  # gamesite/request_log.py
 
 
@@ -31,6 +35,7 @@ class _Client:
         self.csrf: dict[str, str] = {}
         self.times: dict[str, list[float]] = defaultdict(list)
         self.app_times: dict[str, list[float]] = defaultdict(list)
+        self.opponents_pages: dict[tuple[int, str], _OpenPage] = {}  # (game, mover's session)
 
     def ask(self, label: str, path: str, session: str, *, htmx: bool = True, target: str = "",
             form: dict[str, str] | None = None, expect: int = 200) -> str:
@@ -62,7 +67,15 @@ class _Client:
         if token is None or number is None:
             raise RuntimeError(f"{label}: the page has no form to post")
         form = {"csrfmiddlewaretoken": token.group(1), "expected_number": number.group(1), **fields}
-        return self.ask(label, f"/games/{game_id}/act/", session, form=form)
+        opponents_page = self.opponents_pages.get((game_id, session))
+        if opponents_page is not None:
+            opponents_page.forget_told()
+        answer = self.ask(label, f"/games/{game_id}/act/", session, form=form)
+        if opponents_page is not None:
+            # In play the next request comes seconds later: the push drawn after this answer has
+            # reached the opponent's page before it (not measured in either request).
+            opponents_page.wait_told()
+        return answer
 
 
 def _games(players_file: Path) -> dict[int, list[str]]:
@@ -116,13 +129,61 @@ def _p50_p90(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]
 
 
+class _OpenPage:
+    """A player's game page left open: its live-update stream (/live/?game=N), read in a thread
+    of its own. With it open, a move draws the region pushed to the opponent (after its
+    answer), as in play, and the streams' deliveries take their share of the server."""
+
+    def __init__(self, port: int, session: str, game_id: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=None)
+        self.connection.request("GET", f"/live/?game={game_id}", headers={
+            "Cookie": f"sessionid={session}", "Accept": "text/event-stream"})
+        self.answer = self.connection.getresponse()
+        if self.answer.status != 200:
+            raise RuntimeError(f"the live stream of game {game_id} answered {self.answer.status}")
+        self.told = threading.Semaphore(0)  # a release for each game event heard
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        try:
+            for line in self.answer:
+                if line.startswith(b"event: game"):
+                    self.told.release()
+        except (OSError, http.client.HTTPException):
+            pass  # closed
+
+    def forget_told(self) -> None:
+        while self.told.acquire(blocking=False):
+            pass
+
+    def wait_told(self) -> None:
+        if not self.told.acquire(timeout=PUSH_WITHIN_SECONDS):
+            raise RuntimeError(f"an open page heard nothing of a move within {PUSH_WITHIN_SECONDS} s")
+
+    def close(self) -> None:
+        self.connection.sock.shutdown(socket.SHUT_RDWR)  # ends the reader's read
+        self.reader.join(5)
+        self.connection.close()
+
+
 def measure(port: int, players_file: Path, *, games: int = 12, rounds: int = 10) -> list[WireRow]:
-    """Each kind of request's count and its times on the wire and in the app."""
+    """Each kind of request's count and its times on the wire and in the app, with both players'
+    pages of each game open."""
     client = _Client(port)
     chosen = sorted(_games(players_file).items())[:games]
-    for _round in range(rounds):
-        for game_id, pair in chosen:
-            for session in pair:
-                _turn(client, game_id, session)
+    for game_id, (black, white) in chosen:
+        client.opponents_pages[game_id, black] = _OpenPage(port, white, game_id)
+        client.opponents_pages[game_id, white] = _OpenPage(port, black, game_id)
+    open_pages = list(client.opponents_pages.values())
+    time.sleep(1)  # the streams have marked their players listening
+    try:
+        for _round in range(rounds):
+            for game_id, pair in chosen:
+                for session in pair:
+                    _turn(client, game_id, session)
+    finally:
+        for page in open_pages:
+            page.close()
     return [WireRow(label, len(samples), *_p50_p90(samples), *_p50_p90(client.app_times[label]))
             for label, samples in client.times.items()]
