@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, connections, router, transaction
 from django.db.models import QuerySet
+from django.db.models.signals import post_save, pre_save
 from django.utils import timezone
 
 from backgammon.engine import EngineError, PerSide, Side
@@ -185,9 +187,39 @@ def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int)
         game.winner_id = None if winner is None else _player_id(game, winner)
         game.result = result_text(game, state)
     game._state_cache = state  # type: ignore[attr-defined]
-    game.save(update_fields=_SNAPSHOT_FIELDS)
+    _save_snapshot(game)
     if finished:
         match_finished.send(sender=Game, game=game, how="played")
+
+
+def _save_snapshot(game: Game) -> None:
+    """``game.save(update_fields=_SNAPSHOT_FIELDS)``, its UPDATE's SQL built once per process:
+    every action writes the same columns, and building the statement was half of the save's
+    cost (about 0.4 of 0.8 ms, more than the engine's whole turn). The values are prepared by
+    each field as save() prepares them (auto_now, the JSON state), and pre_save and post_save
+    are sent as save() sends them, so what listens to a game's change (gamesite.kept forgetting
+    the players' counts) hears it."""
+    using = router.db_for_write(Game, instance=game)
+    connection = connections[using]
+    fields = frozenset(_SNAPSHOT_FIELDS)
+    pre_save.send(sender=Game, instance=game, raw=False, using=using, update_fields=fields)
+    columns, sql = _snapshot_update(using)
+    values = [column.get_db_prep_save(column.pre_save(game, False), connection) for column in columns]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, game.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"Game {game.pk}: the snapshot's UPDATE changed {cursor.rowcount} rows")
+    game._state.adding, game._state.db = False, using
+    post_save.send(sender=Game, instance=game, created=False, update_fields=fields, raw=False, using=using)
+
+
+@lru_cache(maxsize=4)
+def _snapshot_update(using: str) -> tuple[list[Any], str]:
+    """The snapshot's columns, and the UPDATE that writes them to a game's row."""
+    quote = connections[using].ops.quote_name
+    columns = [Game._meta.get_field(name) for name in _SNAPSHOT_FIELDS]
+    assignments = ", ".join(f"{quote(column.column)} = %s" for column in columns)
+    return columns, f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {quote(Game._meta.pk.column)} = %s"
 
 
 def write_state_columns(game: Game, state: MatchState) -> None:
@@ -247,14 +279,50 @@ def _locked_game(game_id: int) -> Game:
     # (a double click, two tabs, a move racing its deadline task) the second waits, then sees the
     # first one's action_count and is refused, so an action is never applied twice. of=("self",)
     # keeps the players' rows unlocked: they take part in many games at once.
-    try:
-        return (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("black", "white")
-            .get(pk=game_id)
-        )
-    except Game.DoesNotExist:
-        raise ActionRejected("There is no such game", Refusal.NOT_FOUND) from None
+    using = router.db_for_write(Game)
+    connection = connections[using]
+    sql, converters, models_at = _locked_read(using)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise ActionRejected("There is no such game", Refusal.NOT_FOUND)
+    values = list(row)
+    for position, functions, expression in converters:
+        for convert in functions:
+            values[position] = convert(values[position], expression, connection)
+    (game_at, black_at, white_at) = models_at
+    game = Game.from_db(using, None, values[game_at])  # type: ignore[arg-type]
+    game.black = get_user_model().from_db(using, None, values[black_at])  # type: ignore[arg-type]
+    game.white = get_user_model().from_db(using, None, values[white_at])  # type: ignore[arg-type]
+    return game
+
+
+@lru_cache(maxsize=4)
+def _locked_read(using: str) -> tuple[str, list[tuple[int, list[Any], Any]], tuple[slice, slice, slice]]:
+    """The locked read of a game with its two players, as Django's ORM writes it, built once per
+    process: building it cost more than the row lock took (0.5 of 1.1 ms per action). Its SQL,
+    the converters of its columns (the JSON state), and where each model's columns are."""
+    query = (Game.objects.select_for_update(of=("self",)).select_related("black", "white")
+             .filter(pk=0).query)
+    compiler = query.get_compiler(using)
+    with transaction.atomic(using):  # select_for_update's SQL is only written inside one
+        sql, params = compiler.as_sql()
+    if list(params) != [0]:
+        raise RuntimeError(f"the locked read of a game has unexpected parameters: {params}")
+    converters = [(position, functions, expression) for position, (functions, expression)
+                  in compiler.get_converters([column for column, _, _ in compiler.select]).items()]
+    klass = compiler.klass_info
+    assert klass is not None
+
+    def columns(info: dict[str, Any]) -> slice:
+        fields = info["select_fields"]
+        if fields != list(range(fields[0], fields[0] + len(info["model"]._meta.concrete_fields))):
+            raise RuntimeError("the locked read of a game does not read whole rows")
+        return slice(fields[0], fields[-1] + 1)
+
+    players = {info["field"].name: columns(info) for info in klass["related_klass_infos"]}
+    return sql, converters, (columns(klass), players["black"], players["white"])
 
 
 def _turn_words(game: Game, state: MatchState) -> str:

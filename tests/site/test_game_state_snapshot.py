@@ -234,3 +234,37 @@ def test_the_action_that_ends_a_game_stays_in_that_game_in_the_moves_list(alice:
     assert [first.rows[-1].cells[doubler], first.rows[-1].cells[doubler.other]] == ["doubles to 2", "passes"]
     assert first.result == f"{names[doubler]} won: {names[doubler.other]} passed the double (1 point)"
     assert second.opening.startswith("Opening roll: alice ") and second.result == ""
+
+
+def test_an_action_writes_the_snapshot_as_save_would_and_its_listeners_hear_it(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot's UPDATE is built once per process (services/games.py _save_snapshot): the
+    row it writes is the one Django's save() writes, and post_save is sent as save() sends it."""
+    from django.db.models.signals import post_save
+
+    from backgammon.services import games_awaiting_count
+    from backgammon.services.games import _SNAPSHOT_FIELDS
+    from tests.site.gamebuilder import scripted_dice
+
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "BX")
+    assert games_awaiting_count(bob) == 0  # kept (the suite's cache is this process's memory)
+    heard: list[tuple[int, Any]] = []
+
+    def listener(*, instance: Game, update_fields: Any, **_: Any) -> None:
+        heard.append((instance.pk, update_fields))
+
+    post_save.connect(listener, sender=Game, dispatch_uid="test-snapshot-listener")
+    try:
+        played = act(game, alice, Action.play(((8, 5), (6, 5))))
+    finally:
+        post_save.disconnect(dispatch_uid="test-snapshot-listener", sender=Game)
+    assert heard == [(game.pk, frozenset(_SNAPSHOT_FIELDS))]
+    assert games_awaiting_count(bob) == 1  # the kept count was forgotten by the listener
+    columns = [Game._meta.get_field(name).attname for name in _SNAPSHOT_FIELDS]
+    written = Game.objects.filter(pk=game.pk).values(*columns).get()
+    assert written == {column: getattr(played, column) for column in columns}
+    played.save(update_fields=_SNAPSHOT_FIELDS)  # Django's own save of the same instance
+    saved_by_django = Game.objects.filter(pk=game.pk).values(*columns).get()
+    assert {**written, "updated_at": None} == {**saved_by_django, "updated_at": None}
