@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -39,6 +38,7 @@ from backgammon import signals
 from backgammon.game_region import pushed_region
 from backgammon.models import Game
 from backgammon.views.access import known_actor
+from gamesite.after_answer import after_answer, in_a_page_thread
 from gamesite.menu_counts import menu_counts_context, menu_counts_markup
 
 __all__ = [
@@ -101,71 +101,6 @@ def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
     _server_loop = loop
 
 
-# Set in the app server's page threads: their answers do not wait for a publication. Any other
-# thread that publishes on the server's loop (the browser tests' own code setting a scene) waits,
-# so a page opened next never hears of what happened before it was opened.
-_page_thread = threading.local()
-
-
-def answers_pages(wsgi_app: Any) -> Any:
-    """``wsgi_app``, marking the threads that run it as page threads (gamesite/asgi.py).
-
-    What a page request publishes is drawn and sent once its answer has gone out: a move's
-    answer does not wait for the opponent's pushed region and both players' menu counts (about
-    3 of a move's 9 ms). The WSGI server closes the answer after sending its last byte (a2wsgi
-    does, as PEP 3333 asks), and the publications run then, in the same thread, before
-    Django's own close (which ends the request: its database connection, its kept answers)."""
-
-    def marked(environ: Any, start_response: Any) -> Any:
-        _page_thread.answering = True
-        _page_thread.unpublished = []
-        try:
-            answer = wsgi_app(environ, start_response)
-        except BaseException:
-            _publish_held()
-            raise
-        return _PublishedWhenClosed(answer)
-
-    return marked
-
-
-class _PublishedWhenClosed:
-    """A page's answer, sending what its request published when the server closes it."""
-
-    def __init__(self, answer: Any) -> None:
-        self._answer = answer
-
-    def __iter__(self) -> Any:
-        return iter(self._answer)
-
-    def close(self) -> None:
-        try:
-            _publish_held()
-        finally:
-            close = getattr(self._answer, "close", None)
-            if close is not None:
-                close()
-
-
-def _publish_held() -> None:
-    held, _page_thread.unpublished = getattr(_page_thread, "unpublished", None) or [], None
-    for publish in held:
-        try:
-            publish()
-        except Exception:  # the answer is gone: a failure can only be logged
-            log.warning("live: a publication failed after the answer", exc_info=True)
-
-
-def _when_answered(publish: Callable[[], None]) -> None:
-    """``publish()`` once this page request's answer has gone out (see answers_pages); now, in
-    any other thread (the task worker, a management command, the suite's test client)."""
-    held = getattr(_page_thread, "unpublished", None)
-    if held is None:
-        publish()
-    else:
-        held.append(publish)
-
-
 Message = tuple[str, list[tuple[str, dict[str, Any]]]]
 """A group and the events (name, data) its streams send on, in order."""
 
@@ -190,11 +125,13 @@ def _send(messages: list[Message]) -> None:
         server_loop = _server_loop
         try:
             if server_loop is not None and server_loop.is_running():
-                # A page's answer does not wait for the publication: the loop sends it while the
-                # response goes out, within a time limit (Redis down); a failure is logged then.
+                # A page thread does not wait for the publication: the loop sends it within a time
+                # limit (Redis down), and a failure is logged then. Any other thread publishing on
+                # the server's loop (the browser tests' own code setting a scene) waits, so a
+                # page opened next never hears of what happened before it was opened.
                 bounded = asyncio.wait_for(send_all(), PUBLISH_TIMEOUT_SECONDS)
                 sent = asyncio.run_coroutine_threadsafe(bounded, server_loop)
-                if getattr(_page_thread, "answering", False):
+                if in_a_page_thread():
                     sent.add_done_callback(lambda done: _log_failure(done, unpublished, groups))
                 else:
                     sent.result()
@@ -249,7 +186,7 @@ def publish_game_changed(**change: Any) -> None:
     swaps it in and asks nothing), and with the counts their menu bar shows. Watchers hear the
     game's group, and fetch.
     """
-    _when_answered(partial(_publish_game_changed, **change))
+    after_answer(partial(_publish_game_changed, **change))
 
 
 def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple[int | None, int | None],
@@ -275,7 +212,7 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
 
 def publish_status(user_id: int) -> None:
     """Something on the player's own pages changed (a message, say): their counts and lists."""
-    _when_answered(partial(_publish_status, user_id))
+    after_answer(partial(_publish_status, user_id))
 
 
 def _publish_status(user_id: int) -> None:

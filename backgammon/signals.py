@@ -1,6 +1,7 @@
 """Hooks for apps built on the game (the computer opponents), so backgammon knows nothing of them.
 
-* ``game_changed`` is sent after a game's actions are committed: ``game_id``, ``action_number``
+* ``game_changed`` is sent after a game's actions are committed (from a page request, once its
+  answer has gone out: gamesite/after_answer.py): ``game_id``, ``action_number``
   (the game's ``action_count`` now), ``actor_id`` (who must act next, or None), ``player_ids``
   (black's and white's user ids) and ``turn_passed`` (True when the player to act now did not
   choose the actions just committed: the turn came to them; False after their own roll, or for a

@@ -33,11 +33,12 @@ from gamesite.env import env_int
 streams = get_asgi_application()  # sets Django up, so the URLconf can be read below
 LIVE_PATH = reverse("backgammon:live_events")
 
-from backgammon.live import answers_pages, remember_server_loop  # here: it needs Django set up
+from backgammon.live import remember_server_loop  # here: it needs Django set up
+from gamesite.after_answer import answering_pages
 from gamesite.kept import answers_once_per_request
 
-# What a page thread runs: Django's WSGI handler, publishing after its answer has gone out.
-page_door = answers_pages(answers_once_per_request(get_wsgi_application()))
+# What a page thread runs: Django's WSGI handler, what it tells others told after its answer.
+page_door = answering_pages(answers_once_per_request(get_wsgi_application()))
 pages = WSGIMiddleware(page_door, workers=env_int("WEB_THREADS", 2))
 
 

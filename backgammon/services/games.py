@@ -32,6 +32,7 @@ from backgammon.engine.plays import find_play
 from backgammon.models import Game, GameAction
 from backgammon.move_records import remember_appended
 from backgammon.signals import actions_logged, game_changed, match_finished, untimed_player_ids
+from gamesite.after_answer import after_answer
 
 from .clocks import deadline_from
 from .log_facts import action_facts
@@ -138,20 +139,21 @@ class _Log:
         actor = self.state.actor
         turn_passed = actor is not None and chooser != int(actor)
         same_turn = actor is not None and not turn_passed  # they rolled and still move
-        transaction.on_commit(
-            partial(
-                game_changed.send,
-                sender=Game,
-                game=game,
-                mover_id=self.mover_id,
-                game_id=game.pk,
-                action_number=game.action_count,
-                actor_id=game.actor_id,
-                player_ids=(game.black_id, game.white_id),
-                turn_passed=turn_passed,
-                same_turn=same_turn,
-            )
+        # Those who hear of it (the opponent's open page, a bot, a your-turn mail) hear once the
+        # mover's answer has gone out (gamesite/after_answer.py).
+        changed = partial(
+            game_changed.send,
+            sender=Game,
+            game=game,
+            mover_id=self.mover_id,
+            game_id=game.pk,
+            action_number=game.action_count,
+            actor_id=game.actor_id,
+            player_ids=(game.black_id, game.white_id),
+            turn_passed=turn_passed,
+            same_turn=same_turn,
         )
+        transaction.on_commit(partial(after_answer, changed))
         return game
 
 

@@ -14,6 +14,7 @@ import pytest
 from channels.layers import InMemoryChannelLayer
 
 from backgammon import live
+from gamesite.after_answer import answering_pages
 
 GROUP = live.user_group(4242)
 
@@ -69,7 +70,7 @@ def test_a_page_thread_answers_without_waiting_and_the_event_is_still_sent(serve
         return [b"answered"]
 
     def answered_and_closed() -> list[bytes]:  # as the app server sends an answer, then closes it
-        answer = live.answers_pages(page)({}, None)
+        answer = answering_pages(page)({}, None)
         body = list(answer)
         answer.close()  # what the request published goes now
         return body
