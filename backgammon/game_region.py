@@ -27,7 +27,7 @@ from accounts.vacations import vacations_end_key
 from backgammon.engine import Side
 from backgammon.game_page import GamePage, build_page
 from backgammon.models import Game
-from backgammon.move_records import logged_actions, logged_key
+from backgammon.move_records import logged_actions, version_to_read
 from backgammon.services.notes import note_key
 from backgammon.services.queries import awaiting_count_key
 from gamesite.jinja_env import NO_TOKEN
@@ -57,7 +57,7 @@ def kept_answers_of_page(game: Game, user: Any) -> list[str]:
     """The kept answers (gamesite.kept) a game page shows ``user``: its log, the clock's vacation
     of the player to act, the menu counts and the viewer's private note; asked of the cache in
     one trip (ask_together), by the view with the game's players and by page_for."""
-    keys = [logged_key(game.pk, game.action_count, game.game_number)]
+    keys = [version_to_read(game, from_game=game.game_number)]
     if game.actor_id is not None:
         keys.append(vacations_end_key(game.actor_id))
     if getattr(user, "is_authenticated", False):

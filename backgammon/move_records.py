@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 
 from backgammon.engine import PerSide, Side
 from backgammon.engine.actions import Action, ActionKind
@@ -20,7 +19,7 @@ from backgammon.engine.game import GameResult
 from backgammon.engine.match_json import result_from_dict
 from backgammon.engine.matfile import export_mat
 from backgammon.models import Game
-from gamesite.kept import forget, keep, kept
+from gamesite.kept import forget, keep, kept, kept_if_any
 
 __all__ = [
     "GameRecord", "LoggedAction", "MoveRow", "earlier_game_records", "forget_logged", "game_records", "logged_actions",
@@ -112,6 +111,14 @@ def remember_appended(game: Game, rows: Sequence[Any]) -> None:
     game._appended_rows = (game.action_count - len(rows), list(rows))  # type: ignore[attr-defined]
 
 
+def version_to_read(game: Game, from_game: int) -> str:
+    """The kept log a page of ``game`` reads (for gamesite.kept.ask_together): right after an
+    action, the version before it (see logged_actions), otherwise the game's own."""
+    appended = getattr(game, "_appended_rows", None)
+    count = game.action_count if appended is None else appended[0]
+    return logged_key(game.pk, count, from_game)
+
+
 def _appended_to_kept(game: Game, from_game: int) -> list[LoggedAction] | None:
     """The version before the rows just appended, as kept, and those rows; None when it is not
     kept (or the rows began a new game, whose version before was never asked for)."""
@@ -121,7 +128,7 @@ def _appended_to_kept(game: Game, from_game: int) -> list[LoggedAction] | None:
     before, rows = appended
     if before + len(rows) != game.action_count:
         return None
-    earlier = cache.get(logged_key(game.pk, before, from_game))
+    earlier = kept_if_any(logged_key(game.pk, before, from_game))
     if earlier is None:
         return None
     return [*earlier, *(_logged(*(getattr(row, name) for name in _ROW_FIELDS)) for row in rows

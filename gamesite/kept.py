@@ -36,7 +36,7 @@ from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
 
-__all__ = ["answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "kept"]
+__all__ = ["answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "kept", "kept_if_any"]
 
 T = TypeVar("T")
 _MISSING = object()
@@ -118,6 +118,21 @@ def ask_together(keys: Iterable[str]) -> None:
     if wanted:
         found = cache.get_many(wanted)
         answers.update({key: found.get(key, _NOT_IN_CACHE) for key in wanted})
+
+
+def kept_if_any(key: str) -> Any:
+    """The answer kept under ``key`` (asked of the cache once per page request, as ``kept`` does),
+    or None when there is none: for an answer that only helps when it is there."""
+    if not settings.KEPT_ANSWERS:
+        return None
+    answers = _request_answers()
+    if answers is not None and key in answers:
+        value = answers[key]
+        return None if value is _NOT_IN_CACHE else value
+    value = cache.get(key)
+    if answers is not None and value is not None:
+        answers[key] = value
+    return value
 
 
 def keep(key: str, value: Any, seconds: int) -> None:

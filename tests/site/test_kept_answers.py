@@ -254,8 +254,9 @@ def test_a_page_request_asks_for_answers_it_will_need_in_one_trip(monkeypatch: p
     assert cache.get("test:missing") == 3  # and kept
 
 
-def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the cache's read calls from now on (each a round trip with Redis)."""
+def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch, keys: list[Any] | None = None) -> list[str]:
+    """The names of the cache's read calls from now on (each a round trip with Redis); with
+    ``keys``, what each asked for too."""
     from django.core.cache import caches
 
     backend = caches["default"]
@@ -266,6 +267,8 @@ def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         def counted(*args: Any, **kwargs: Any) -> Any:
             if not inside:  # the in-memory cache's get_many calls its own get for each key
                 trips.append(name)
+                if keys is not None:
+                    keys.append(args[0])
             inside.append(name)
             try:
                 return call(*args, **kwargs)
@@ -309,3 +312,40 @@ def test_a_game_page_reads_its_row_alone_and_asks_the_cache_for_the_rest_in_one_
     assert len(game_reads) == 1 and "auth_user" not in game_reads[0]  # the players are kept users
     # The signed-in user, then the players, the log, the clock, the menu counts and the note at once.
     assert trips == ["get", "get_many"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_moves_answer_reads_the_log_it_builds_on_in_the_pages_one_trip(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, client_for: Any
+) -> None:
+    from django.test import RequestFactory
+
+    from backgammon.move_records import logged_key
+    from gamesite.asgi import page_door
+    from tests.site.test_live_push import in_own_thread
+
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "BX")
+    logged_actions(game, from_game=1)  # the version the move builds on is kept
+    csrf = "k" * 32
+    environ = RequestFactory().post(
+        reverse("backgammon:game_act", args=[game.pk]),
+        {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count, "csrfmiddlewaretoken": csrf},
+        HTTP_COOKIE=f"sessionid={client_for(alice).cookies['sessionid'].value}; csrftoken={csrf}",
+        HTTP_HX_REQUEST="true",
+    ).environ
+    asked: list[Any] = []
+
+    def move() -> str:  # the answer, and the push drawn for nobody listening after it
+        _trips_to_the_cache(monkeypatch, asked)
+        statuses: list[str] = []
+        answer = page_door(environ, lambda status, headers, exc_info=None: statuses.append(status))
+        b"".join(answer)
+        answer.close()
+        return statuses[0]
+
+    assert in_own_thread(move).startswith("200")
+    before = logged_key(game.pk, game.action_count, 1)
+    logs_asked = [(one if isinstance(one, str) else tuple(one)) for one in asked
+                  if "backgammon:logged" in str(one)]
+    assert len(logs_asked) == 1 and isinstance(logs_asked[0], tuple) and before in logs_asked[0]
