@@ -17,6 +17,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from gamesite.closing import ClosingWith
+
 __all__ = ["after_answer", "answering_pages", "in_a_page_thread"]
 
 log = logging.getLogger(__name__)
@@ -35,7 +37,7 @@ def answering_pages(wsgi_app: Any) -> Any:
         except BaseException:
             _do_what_was_left()
             raise
-        return _DoneWhenClosed(answer)
+        return ClosingWith(answer, first=_do_what_was_left)
 
     return answering
 
@@ -52,24 +54,6 @@ def after_answer(work: Callable[[], None]) -> None:
         work()
     else:
         left.append(work)
-
-
-class _DoneWhenClosed:
-    """A page's answer, doing what its request left when the server closes it."""
-
-    def __init__(self, answer: Any) -> None:
-        self._answer = answer
-
-    def __iter__(self) -> Any:
-        return iter(self._answer)
-
-    def close(self) -> None:
-        try:
-            _do_what_was_left()
-        finally:
-            close = getattr(self._answer, "close", None)
-            if close is not None:
-                close()
 
 
 def _do_what_was_left() -> None:

@@ -36,6 +36,8 @@ from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
 
+from gamesite.closing import ClosingWith
+
 __all__ = ["answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "kept", "kept_if_any"]
 
 T = TypeVar("T")
@@ -60,30 +62,16 @@ def answers_once_per_request(wsgi_app: Any) -> Any:
     def remembering(environ: Any, start_response: Any) -> Any:
         _this_request.answers = {}
         try:
-            return _ForgottenWhenClosed(wsgi_app(environ, start_response))
+            return ClosingWith(wsgi_app(environ, start_response), last=_forget_this_request)
         except BaseException:
-            _this_request.answers = None
+            _forget_this_request()
             raise
 
     return remembering
 
 
-class _ForgottenWhenClosed:
-    """An answer whose closing ends its request's answers."""
-
-    def __init__(self, answer: Any) -> None:
-        self._answer = answer
-
-    def __iter__(self) -> Any:
-        return iter(self._answer)
-
-    def close(self) -> None:
-        try:
-            close = getattr(self._answer, "close", None)
-            if close is not None:
-                close()
-        finally:
-            _this_request.answers = None
+def _forget_this_request() -> None:
+    _this_request.answers = None
 
 
 def kept(key: str, compute: Callable[[], T], seconds: int) -> T:

@@ -286,23 +286,17 @@ def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch, keys: list[Any] | None 
 def test_a_game_page_reads_its_row_alone_and_asks_the_cache_for_the_rest_in_one_trip(
     monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, client_for: Any
 ) -> None:
-    from django.test import RequestFactory
-
-    from gamesite.asgi import page_door
+    from tests.site.page_door import get_environ, through_the_door
     from tests.site.test_live_push import in_own_thread
 
     scripted_dice(monkeypatch).then((3, 1))
     game = start_game(alice, bob, "BX")
-    session = client_for(bob).cookies["sessionid"].value
-    page = reverse("backgammon:game", args=[game.pk])
+    environ = get_environ(reverse("backgammon:game", args=[game.pk]), client_for(bob).cookies["sessionid"].value)
 
     def page_as_the_app_server_answers() -> tuple[str, list[str], list[str]]:
         with CaptureQueriesContext(connection) as queries:
             trips = _trips_to_the_cache(monkeypatch)
-            answer = page_door(RequestFactory().get(page, HTTP_COOKIE=f"sessionid={session}").environ,
-                               lambda status, headers, exc_info=None: None)
-            body = b"".join(answer).decode()
-            answer.close()
+            body = through_the_door(environ).body
         return body, [query["sql"] for query in queries.captured_queries], trips
 
     in_own_thread(page_as_the_app_server_answers)  # the first view keeps what it computed
@@ -318,31 +312,21 @@ def test_a_game_page_reads_its_row_alone_and_asks_the_cache_for_the_rest_in_one_
 def test_a_moves_answer_reads_the_log_it_builds_on_in_the_pages_one_trip(
     monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, client_for: Any
 ) -> None:
-    from django.test import RequestFactory
-
     from backgammon.move_records import logged_key
-    from gamesite.asgi import page_door
+    from tests.site.page_door import post_environ, through_the_door
     from tests.site.test_live_push import in_own_thread
 
     scripted_dice(monkeypatch).then((3, 1))
     game = start_game(alice, bob, "BX")
     logged_actions(game, from_game=1)  # the version the move builds on is kept
-    csrf = "k" * 32
-    environ = RequestFactory().post(
-        reverse("backgammon:game_act", args=[game.pk]),
-        {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count, "csrfmiddlewaretoken": csrf},
-        HTTP_COOKIE=f"sessionid={client_for(alice).cookies['sessionid'].value}; csrftoken={csrf}",
-        HTTP_HX_REQUEST="true",
-    ).environ
+    environ = post_environ(reverse("backgammon:game_act", args=[game.pk]), client_for(alice).cookies["sessionid"].value,
+                           {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count},
+                           HTTP_HX_REQUEST="true")
     asked: list[Any] = []
 
     def move() -> str:  # the answer, and the push drawn for nobody listening after it
         _trips_to_the_cache(monkeypatch, asked)
-        statuses: list[str] = []
-        answer = page_door(environ, lambda status, headers, exc_info=None: statuses.append(status))
-        b"".join(answer)
-        answer.close()
-        return statuses[0]
+        return through_the_door(environ).status
 
     assert in_own_thread(move).startswith("200")
     before = logged_key(game.pk, game.action_count, 1)

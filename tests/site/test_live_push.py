@@ -12,7 +12,6 @@ import gc
 import json
 import os
 import re
-import secrets
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -195,23 +194,17 @@ def test_a_page_request_publishes_once_its_answer_has_gone_out(
     """The mover's answer does not wait for the opponent's pushed region: the app server's page
     door (gamesite/asgi.py) sends what a request published when the server closes its answer."""
     from django.core.cache import cache
-    from django.test import RequestFactory
 
-    from gamesite.asgi import page_door
+    from tests.site.page_door import post_environ, through_the_door
 
     a_move_by_alice(alice, bob, monkeypatch)
     game = Game.objects.get()
     cache.set(live.listening_key(bob.pk), 1)  # bob has the game's page open
     cache.set(live.listening_key(bob.pk, game.pk), 1)
     layer = live.get_channel_layer()
-    csrf_secret = secrets.token_hex(16)
-    session = client_for(alice).cookies["sessionid"].value
-    environ = RequestFactory().post(
-        f"/games/{game.pk}/act/",
-        {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count,
-         "csrfmiddlewaretoken": csrf_secret},
-        HTTP_COOKIE=f"sessionid={session}; csrftoken={csrf_secret}", HTTP_HX_REQUEST="true",
-    ).environ
+    environ = post_environ(f"/games/{game.pk}/act/", client_for(alice).cookies["sessionid"].value,
+                           {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count},
+                           HTTP_HX_REQUEST="true")
 
     def answer_then_close() -> tuple[str, Any, Any]:  # in a thread of its own: async_to_sync
         bobs_page = async_to_sync(layer.new_channel)()
@@ -223,12 +216,8 @@ def test_a_page_request_publishes_once_its_answer_has_gone_out(
             except TimeoutError:
                 return None
 
-        statuses: list[str] = []
-        answer = page_door(environ, lambda status, headers, exc_info=None: statuses.append(status))
-        body = b"".join(answer).decode()
-        before_close = published()
-        answer.close()
-        return statuses[0] + body, before_close, published()
+        answer = through_the_door(environ, before_close=published)
+        return answer.status + answer.body, answer.before_close, published()
 
     answered, before_close, after_close = in_own_thread(answer_then_close)
     assert answered.startswith("200") and "game__prompt--yours" not in answered  # bob's turn now
