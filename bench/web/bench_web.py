@@ -131,6 +131,10 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
         [User(username=f"bench{i:04d}", password=password_hash) for i in range(players)]
     )
     users = list(User.objects.filter(username__startswith="bench").order_by("username"))
+    from accounts.models import Profile
+
+    # bulk_create sends no post_save, which makes each new user's profile (accounts/signals.py).
+    Profile.objects.bulk_create([Profile(user=user) for user in users])
     games: dict[int, list[int]] = {user.pk: [] for user in users}
     long_matches = 0
     for pair in range(players // 2):
