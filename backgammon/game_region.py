@@ -29,11 +29,10 @@ from backgammon.game_page import GamePage, build_page
 from backgammon.models import Game
 from backgammon.move_records import logged_actions, version_to_read
 from backgammon.services.notes import note_key
-from backgammon.services.queries import awaiting_count_key
 from gamesite.jinja_env import NO_TOKEN
 from gamesite.kept import ask_together
 from gamesite.kept_urls import kept_reverse
-from messaging.services import unread_key
+from gamesite.menu_counts import menu_counts_keys
 
 __all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "kept_answers_of_page", "link_maker", "page_for", "pushed_region", "region_context",
            "render_region"]
@@ -61,7 +60,7 @@ def kept_answers_of_page(game: Game, user: Any) -> list[str]:
     if game.actor_id is not None:
         keys.append(vacations_end_key(game.actor_id))
     if getattr(user, "is_authenticated", False):
-        keys += [unread_key(user.pk), awaiting_count_key(user.pk)]
+        keys += menu_counts_keys(user.pk)
         if user.pk in (game.black_id, game.white_id):
             keys.append(note_key(game.pk, user.pk))
     return keys

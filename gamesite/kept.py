@@ -38,7 +38,10 @@ from django.db.models.signals import post_delete, post_save
 
 from gamesite.closing import ClosingWith
 
-__all__ = ["answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "kept", "kept_if_any"]
+__all__ = [
+    "answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "kept", "kept_if_any",
+    "kept_of_these",
+]
 
 T = TypeVar("T")
 _MISSING = object()
@@ -121,6 +124,21 @@ def kept_if_any(key: str) -> Any:
     if answers is not None and value is not None:
         answers[key] = value
     return value
+
+
+def kept_of_these(keys: Iterable[str]) -> dict[str, Any]:
+    """The answers kept under ``keys`` that there are (not None), in one trip to the cache, within
+    a page request or not: ``kept_if_any`` for several keys at once."""
+    if not settings.KEPT_ANSWERS:
+        return {}
+    wanted = list(dict.fromkeys(keys))
+    answers = _request_answers()
+    if answers is None:
+        found = cache.get_many(wanted)
+    else:
+        ask_together(wanted)
+        found = {key: answers[key] for key in wanted if answers.get(key, _NOT_IN_CACHE) is not _NOT_IN_CACHE}
+    return {key: value for key, value in found.items() if value is not None}
 
 
 def keep(key: str, value: Any, seconds: int) -> None:

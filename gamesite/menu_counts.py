@@ -14,15 +14,22 @@ from django.template.loader import render_to_string
 from django.urls import get_script_prefix
 
 from backgammon.services import games_awaiting_count
-from messaging.services import unread_count
+from backgammon.services.queries import awaiting_count_key
+from messaging.services import unread_count, unread_key
 
-__all__ = ["MENU_COUNTS_TEMPLATE", "menu_counts_context", "menu_counts_markup"]
+__all__ = ["MENU_COUNTS_TEMPLATE", "menu_counts_context", "menu_counts_keys", "menu_counts_markup"]
 
 MENU_COUNTS_TEMPLATE = "partials/menu_counts.html"
 
 
 def menu_counts_context(user: Any) -> dict[str, int]:
     return {"games_awaiting_count": games_awaiting_count(user), "unread_messages_count": unread_count(user)}
+
+
+def menu_counts_keys(user_id: Any) -> list[str]:
+    """The kept answers (gamesite.kept) behind the two counts: a page asks for them in the same
+    trip to the cache as the rest of what it shows."""
+    return [awaiting_count_key(user_id), unread_key(user_id)]
 
 
 def menu_counts_markup(counts: dict[str, int]) -> str:

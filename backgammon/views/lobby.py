@@ -25,6 +25,7 @@ from backgammon.services import (
     open_challenge_create,
     status_lists,
 )
+from gamesite.menu_counts import menu_counts_keys
 
 OPEN_OPPONENT = "anyone"
 """Typed as the opponent on Start new game, it puts the challenge in the waiting room."""
@@ -42,7 +43,7 @@ def game_url(game: Game) -> str:
 
 def _render_status(request: HttpRequest, *, status_code: int = 200) -> HttpResponse:
     """The page, or for htmx's poll only its lists (the page asks every few seconds)."""
-    lists = status_lists(request.user)
+    lists = status_lists(request.user, also_kept=menu_counts_keys(request.user.pk))
     htmx = getattr(request, "htmx", None)
     template = "backgammon/_status_lists.html" if htmx and not htmx.boosted else "backgammon/status.html"
     response = render(request, template, {"lists": lists}, status=status_code)

@@ -6,6 +6,7 @@ answer costs no query, and each write below must make the next answer fresh.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -333,3 +334,34 @@ def test_a_moves_answer_reads_the_log_it_builds_on_in_the_pages_one_trip(
     logs_asked = [(one if isinstance(one, str) else tuple(one)) for one in asked
                   if "backgammon:logged" in str(one)]
     assert len(logs_asked) == 1 and isinstance(logs_asked[0], tuple) and before in logs_asked[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_status_page_reads_its_games_alone_and_their_players_in_one_trip(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, charlie: Any, client_for: Any
+) -> None:
+    from backgammon.services import challenge_create
+    from tests.site.page_door import get_environ, through_the_door
+    from tests.site.test_live_push import in_own_thread
+
+    scripted_dice(monkeypatch).then((3, 1), (1, 3))
+    start_game(alice, bob, "BX")
+    start_game(charlie, alice, "BX")
+    challenge_create(challenger=charlie, opponent="alice", variant="BX", time_limit=timedelta(days=3))
+    environ = get_environ(reverse("backgammon:status"), client_for(alice).cookies["sessionid"].value)
+
+    def page_as_the_app_server_answers() -> tuple[str, list[str], list[str]]:
+        with CaptureQueriesContext(connection) as queries:
+            trips = _trips_to_the_cache(monkeypatch)
+            body = through_the_door(environ).body
+        return body, [query["sql"] for query in queries.captured_queries], trips
+
+    cache_cold = in_own_thread(page_as_the_app_server_answers)
+    body, queries, trips = in_own_thread(page_as_the_app_server_answers)
+    for page in (cache_cold[0], body):  # a game each, and the challenge
+        assert page.count(">bob<") == 1 and page.count(">charlie<") == 2
+    assert not [sql for sql in queries if "auth_user" in sql]  # the players are kept users
+    assert len([sql for sql in queries if 'FROM "backgammon_game"' in sql]) == 2  # active, finished
+    assert trips == ["get", "get_many"]  # the signed-in user, then the players, clocks and counts at once
+    users_read = [sql for sql in cache_cold[1] if 'FROM "auth_user"' in sql]
+    assert len(users_read) <= 2  # the signed-in user, then all the players not kept, at once

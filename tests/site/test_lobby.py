@@ -39,15 +39,22 @@ def test_the_lobby_pages_need_a_login(client: Client) -> None:
         assert response.status_code == 302 and "login" in response["Location"]
 
 
+@pytest.mark.parametrize("kept_answers", [True, False], ids=["kept answers", "no kept answers"])
 def test_status_lists_my_turn_first_then_theirs_then_challenges(
-    alice_client: Client, alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
+    alice_client: Client, alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch, settings: Any,
+    kept_answers: bool,
 ) -> None:
-    scripted_dice(monkeypatch).then((3, 1), (1, 3))
+    settings.KEPT_ANSWERS = kept_answers  # the players are kept users, or read in one query
+    scripted_dice(monkeypatch).then((3, 1), (1, 3), (3, 1))
     mine = start_game(alice, bob, "BX")  # alice won the opening: her turn
     theirs = start_game(alice, charlie, "BX")  # charlie won it: his turn
     incoming = challenge(charlie, alice, "BN")
     outgoing = challenge(alice, bob, "B9")
+    ended = start_game(charlie, alice, "BX")  # charlie's turn: he resigns
+    ended = act(act(ended, charlie, Action.resign(1)), alice, Action.accept_resign())
     page = alice_client.get(reverse(STATUS)).content.decode()
+    finished = page[page.index("Recently finished"):]
+    assert f"#{ended.pk}<" in finished and ">charlie<" in finished and ended.result and ended.result in finished
     assert page.index(f"#{mine.pk}<") < page.index("Waiting for your opponent") < page.index(f"#{theirs.pk}<")
     assert "Your turn <span class=\"count\">(1)</span>" in page
     assert f'action="{reverse("backgammon:challenge_respond", args=[incoming.pk])}"' in page
@@ -67,7 +74,9 @@ def test_status_lists_read_the_active_games_once_and_keep_each_list_by_deadline(
     # Deadlines in the opposite order to creation, so the lists' order is the deadlines'.
     for hours, game in enumerate(reversed(games)):
         Game.objects.filter(pk=game.pk).update(deadline=game.deadline + timedelta(hours=hours))
-    with django_assert_num_queries(4):  # active games, finished games, challenges to and from
+    with django_assert_num_queries(4):  # active games, finished games, challenges, the players not kept
+        status_lists(alice)
+    with django_assert_num_queries(3):  # the players are kept now
         lists = status_lists(alice)
     assert [g.pk for g in lists.my_turn] == [games[2].pk, games[0].pk]
     assert [g.pk for g in lists.their_turn] == [games[3].pk, games[1].pk]
