@@ -16,6 +16,7 @@ serves every machine:
   managing the processes (restarts, graceful reloads) and uvicorn serves each one), or "sync"
   with gamesite.wsgi (every page works, /live/ answers 503 and pages poll).
 - GUNICORN_TIMEOUT: seconds before a stuck worker is replaced, default 30.
+- GUNICORN_KEEPALIVE: seconds an idle connection stays open, default 75 (see below).
 - GUNICORN_MAX_REQUESTS: requests after which a worker is replaced (a guard against slow leaks),
   default 200,000, give or take a tenth; 0 never replaces them.
 - WEB_THREADS (read by gamesite/asgi.py): threads per process serving the pages, default 2
@@ -37,7 +38,12 @@ workers = int(os.environ.get("WEB_CONCURRENCY", str(multiprocessing.cpu_count())
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "uvicorn_worker.UvicornWorker")
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30  # a restart lets running requests finish (a move is one transaction anyway)
-keepalive = 5  # nginx or the balancer keeps connections open to the app server
+# Seconds an idle connection stays open. Longer than the proxy keeps its idle connections to the
+# app server (nginx's upstream keepalive_timeout, 60 s in deploy/nginx; a cloud balancer's idle
+# timeout, 60 s on AWS): otherwise the proxy sends a request down a connection the server is just
+# closing, and nginx answers that request 502 rather than send a move (a POST) twice. (For the
+# app server's CPU it made no difference in `make bench-web`, whose players connect directly.)
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))
 # A worker is replaced after this many requests (with jitter, so not all at once): a slow leak
 # in any library never grows without bound. Not often: a replaced worker drops the live streams
 # it held (each page then reconnects and looks again) and starts with cold caches; at 5,000 a
@@ -49,3 +55,4 @@ errorlog = "-"  # standard error: systemd's journal
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 # Temporary files of the heartbeat in memory, not on a disk that may stall.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
