@@ -23,7 +23,6 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gamesite.settings")
 
-from a2wsgi import WSGIMiddleware
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 from django.urls import reverse
@@ -36,10 +35,11 @@ LIVE_PATH = reverse("backgammon:live_events")
 from backgammon.live import remember_server_loop  # here: it needs Django set up
 from gamesite.after_answer import answering_pages
 from gamesite.kept import answers_once_per_request
+from gamesite.page_threads import PageThreads
 
 # What a page thread runs: Django's WSGI handler, what it tells others told after its answer.
 page_door = answering_pages(answers_once_per_request(get_wsgi_application()))
-pages = WSGIMiddleware(page_door, workers=env_int("WEB_THREADS", 2))
+pages = PageThreads(page_door, workers=env_int("WEB_THREADS", 2))
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]

@@ -19,10 +19,10 @@ def _gunicorn_keepalive(monkeypatch: pytest.MonkeyPatch) -> int:
 def test_the_app_servers_keep_idle_connections_longer_than_nginx_reuses_them(monkeypatch: pytest.MonkeyPatch) -> None:
     # nginx sending a request down a connection the app server is closing answers it 502, and a
     # move (a POST) is not retried: the app server must be the one that waits longer.
-    upstream = re.search(r"upstream gammon_app \{(.*?)\n\}", (DEPLOY / "nginx" / "gammon.conf").read_text(), re.S)
+    upstream = re.search(r"upstream gammon_app \{(.*?)\n\}", (DEPLOY / "nginx" / "gammon.conf").read_text(), re.DOTALL)
     assert upstream is not None
-    nginx_idle = re.search(r"^\s*keepalive_timeout (\d+)s;", upstream.group(1), re.M)
-    assert nginx_idle is not None and re.search(r"^\s*keepalive \d+;", upstream.group(1), re.M)
+    nginx_idle = re.search(r"^\s*keepalive_timeout (\d+)s;", upstream.group(1), re.MULTILINE)
+    assert nginx_idle is not None and re.search(r"^\s*keepalive \d+;", upstream.group(1), re.MULTILINE)
     assert _gunicorn_keepalive(monkeypatch) > int(nginx_idle.group(1))
 
 

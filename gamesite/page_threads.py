@@ -1,0 +1,120 @@
+"""The pages' WSGI door inside the ASGI application (gamesite/asgi.py): a2wsgi's, with fewer
+hand-overs between a page thread and the event loop.
+
+a2wsgi's responder hands the loop each piece of an answer and waits for it: the status and
+headers, then the body, then an empty last piece, and (for a form) the request's body is fetched
+from the loop the same way when Django reads it. Each hand-over waits for the loop thread to
+take the interpreter and then for the page thread to take it back, up to Python's switch interval
+(5 ms) each way while another thread computes: under load most of a move's time outside Django.
+
+Here a form's body (up to PREREAD_BYTES, with its length given) is read on the loop before the
+page thread starts, and an answer goes to the loop in one hand-over: the status and headers with
+the first piece of the body, and the last piece marked as the last (a streamed answer, such as a
+static file, still goes piece by piece, each as it comes). What a2wsgi does otherwise (the
+threads, the environ, closing the answer after its last byte) is unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+from a2wsgi.wsgi import Body, WSGIMiddleware, WSGIResponder, build_environ
+
+__all__ = ["PREREAD_BYTES", "PageThreads"]
+
+PREREAD_BYTES = 1 << 20
+"""Request bodies up to this size are read before the page thread starts (forms, API calls);
+larger ones (an upload) are read as Django asks for them."""
+
+
+class PageThreads(WSGIMiddleware):
+    """a2wsgi's WSGIMiddleware answering through ``_Responder``."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await _Responder(self.app, self.executor, self.send_queue_size)(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+class _Responder(WSGIResponder):
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._start: dict[str, Any] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        body = Body(self.loop, receive)
+        if _length(scope) <= PREREAD_BYTES:
+            await _read_whole(body, receive)
+        environ = build_environ(scope, body)
+        sender = self.loop.create_task(self.sender(send))
+        try:
+            answer = functools.partial(contextvars.copy_context().run, self.wsgi, environ, self.start_response)
+            await self.loop.run_in_executor(self.executor, answer)
+            await self.send_queue.put(None)
+            await sender
+            if self.exc_info is not None:
+                raise self.exc_info[0].with_traceback(self.exc_info[1], self.exc_info[2])
+        finally:
+            if not sender.done():
+                sender.cancel()
+
+    def start_response(self, status: str, response_headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        """Kept until the body's first piece goes (a2wsgi sends it at once, and waits)."""
+        self.exc_info = exc_info
+        if not self.response_started:
+            self.response_started = True
+            headers = [(name.strip().encode("latin1").lower(), value.strip().encode("latin1"))
+                       for name, value in response_headers]
+            self._start = {"type": "http.response.start", "status": int(status.split(" ", 1)[0]), "headers": headers}
+        return lambda chunk: self._hand_over(chunk, last=False)
+
+    def wsgi(self, environ: Any, start_response: Any) -> None:
+        iterable: Iterable[bytes] = self.app(environ, start_response)
+        try:
+            held: bytes | None = None  # one piece behind, so the last is known as the last
+            for chunk in iterable:
+                if held is not None:
+                    self._hand_over(held, last=False)
+                held = chunk
+            self._hand_over(held or b"", last=True)
+        finally:
+            getattr(iterable, "close", lambda: None)()
+
+    def _hand_over(self, chunk: bytes, *, last: bool) -> None:
+        messages = [] if self._start is None else [self._start]
+        self._start = None
+        messages.append({"type": "http.response.body", "body": chunk, "more_body": not last})
+
+        async def put_all() -> None:
+            for message in messages:
+                await self.send_queue.put(message)
+
+        asyncio.run_coroutine_threadsafe(put_all(), loop=self.loop).result()
+
+
+def _length(scope: Any) -> int:
+    """The request body's declared length; 0 without a body; above PREREAD_BYTES when unknown."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return PREREAD_BYTES + 1
+        if name == b"transfer-encoding":
+            return PREREAD_BYTES + 1
+    return 0
+
+
+async def _read_whole(body: Body, receive: Any) -> None:
+    """Fill a2wsgi's Body from the loop, so Django's reads never wait for it."""
+    while True:
+        message = await receive()
+        body.buffer.extend(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body._has_more = False

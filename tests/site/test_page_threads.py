@@ -1,0 +1,117 @@
+"""The pages' WSGI door on the event loop (gamesite/page_threads.py): an answer handed over at
+once, a form's body read before the page thread starts, streamed answers and large bodies as
+a2wsgi has them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from gamesite.page_threads import PREREAD_BYTES, PageThreads
+from tests.site.test_live_push import in_own_thread
+
+
+def _scope(method: str = "GET", body_length: int | None = None) -> dict[str, Any]:
+    headers = [(b"host", b"testserver")]
+    if body_length is not None:
+        headers.append((b"content-length", str(body_length).encode()))
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+            "scheme": "http", "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
+            "headers": headers, "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000)}
+
+
+def _serve(app: Any, scope: dict[str, Any], pieces: list[bytes], events: list[str]) -> list[dict[str, Any]]:
+    """Run ``app`` behind PageThreads for one request whose body comes in ``pieces``; what it sent."""
+    sent: list[dict[str, Any]] = []
+    waiting = list(pieces) or [b""]
+
+    async def receive() -> dict[str, Any]:
+        events.append("receive")
+        body = waiting.pop(0)
+        return {"type": "http.request", "body": body, "more_body": bool(waiting)}
+
+    async def send(message: dict[str, Any]) -> None:
+        events.append(f"send {message['type']}")
+        sent.append(message)
+
+    # In a thread of its own: after the browser tests, a loop still runs in this one.
+    in_own_thread(lambda: asyncio.run(PageThreads(app, workers=1)(scope, receive, send)))
+    return sent
+
+
+def test_an_answer_goes_to_the_loop_whole_with_its_headers() -> None:
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        start_response("200 OK", [("Content-Type", "text/plain"), ("X-Kind", "page")])
+        return [b"the page"]
+
+    sent = _serve(app, _scope(), [], [])
+    assert sent == [
+        {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain"), (b"x-kind", b"page")]},
+        {"type": "http.response.body", "body": b"the page", "more_body": False},
+    ]
+
+
+def test_a_forms_body_is_read_before_the_page_thread_starts() -> None:
+    events: list[str] = []
+
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        events.append("app")
+        body = environ["wsgi.input"].read()
+        start_response("200 OK", [])
+        return [body.upper()]
+
+    sent = _serve(app, _scope("POST", 11), [b"kind=", b"roll=1"], events)
+    assert events[:3] == ["receive", "receive", "app"]
+    assert sent[-1]["body"] == b"KIND=ROLL=1"
+
+
+def test_a_large_body_is_read_as_the_app_asks_for_it() -> None:
+    events: list[str] = []
+    big = b"x" * (PREREAD_BYTES + 1)
+
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        events.append("app")
+        length = len(environ["wsgi.input"].read())
+        start_response("200 OK", [])
+        return [str(length).encode()]
+
+    sent = _serve(app, _scope("POST", len(big)), [big[:1000], big[1000:]], events)
+    assert events[0] == "app" and events.count("receive") == 2
+    assert sent[-1]["body"] == str(len(big)).encode()
+
+
+def test_a_streamed_answer_goes_piece_by_piece_the_last_marked_and_closed_after_it() -> None:
+    events: list[str] = []
+
+    class Streamed:
+        def __iter__(self) -> Iterator[bytes]:
+            for piece in (b"one", b"two", b"three"):
+                events.append(f"yield {piece.decode()}")
+                yield piece
+
+        def close(self) -> None:
+            events.append("closed")
+
+    def app(environ: Any, start_response: Any) -> Streamed:
+        start_response("200 OK", [])
+        return Streamed()
+
+    sent = _serve(app, _scope(), [], events)
+    assert [(m.get("body"), m.get("more_body")) for m in sent] == [
+        (None, None), (b"one", True), (b"two", True), (b"three", False)]
+    assert events.index("closed") > events.index("send http.response.body")
+    assert events.index("yield two") < events.index("send http.response.start")  # one piece behind
+
+
+def test_an_app_that_fails_before_its_answer_sends_nothing_and_the_server_answers_500() -> None:
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        start_response("200 OK", [])
+        raise RuntimeError("broken view")
+
+    sent: list[Any] = []
+    with pytest.raises(RuntimeError, match="broken view"):
+        sent = _serve(app, _scope(), [], [])
+    assert sent == []
