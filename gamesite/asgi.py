@@ -4,8 +4,8 @@ with uvicorn workers (deploy/gunicorn.conf.py).
 One Django, two doors:
 - the live-update stream (``/live/``, backgammon/views/live.py) goes through Django's ASGI
   handler: an async view that holds its connection open, idle, for as long as the page is open;
-- every other request goes through Django's WSGI handler on the process's page threads (a2wsgi,
-  ``WEB_THREADS``, default 2). Those views are all synchronous; Django's ASGI handler would run
+- every other request goes through Django's WSGI handler on the process's page threads (a2wsgi's
+  door with fewer hand-overs to the event loop, gamesite/page_threads.py; ``WEB_THREADS``, default 2). Those views are all synchronous; Django's ASGI handler would run
   each one's middleware and view through sync_to_async, paying the hand-overs between the event
   loop and that thread (measured on a 2-core machine: a poll 12 ms that way, 4 ms this way).
 
