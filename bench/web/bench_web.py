@@ -33,6 +33,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
 import platform
@@ -248,6 +249,8 @@ class Row:
     p95: float
     p99: float
     why: str = ""  # what the failed requests answered, as locust reports it
+    app_p50: float = 0.0  # the same requests' own time in the app (their Server-Timing header)
+    app_p95: float = 0.0
 
 
 def _ramp(users: int) -> tuple[float, int]:
@@ -268,6 +271,7 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
     with tempfile.TemporaryDirectory() as folder:
         prefix = Path(folder) / "run"
         spawn_rate, ramp = _ramp(users)
+        app_times_file = Path(folder) / "app-times.json"
         command = [
             str(Path(PYTHON).parent / "locust"), "-f", str(LOCUSTFILE), "--headless",
             "--host", host, "-u", str(users), "-r", f"{spawn_rate:.1f}",
@@ -275,7 +279,8 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
             "--csv", str(prefix), "--loglevel", "WARNING", "--stop-timeout", "5", user_class,
         ]
         finished = subprocess.run(command, cwd=ROOT, env={**env, "BENCH_THINK": think,
-                                                          "BENCH_SETTLE_SECONDS": str(SETTLE_SECONDS)},
+                                                          "BENCH_SETTLE_SECONDS": str(SETTLE_SECONDS),
+                                                          "BENCH_APP_TIMES": str(app_times_file)},
                                   check=False, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.PIPE, text=True)
         if not Path(f"{prefix}_stats.csv").exists():
@@ -295,7 +300,29 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
                     p50=_ms(record["50%"]), p95=_ms(record["95%"]), p99=_ms(record["99%"]),
                     why="; ".join(why.get(record["Name"], [])),
                 ))
+        _add_app_times(rows, app_times_file)
         return rows, load
+
+
+def _add_app_times(rows: list[Row], app_times_file: Path) -> None:
+    """Each endpoint's p50 and p95 in the app, from what the locustfile collected.
+
+    >>> rows = [Row("roll", 3, 0, 1.0, 9, 20, 30), Row("Aggregated", 3, 0, 1.0, 9, 20, 30)]
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
+    ...     json.dump({"roll": [4.0, 2.0, 8.0]}, out)
+    >>> _add_app_times(rows, Path(out.name)); [(r.app_p50, r.app_p95) for r in rows]
+    [(4.0, 8.0), (4.0, 8.0)]
+    """
+    try:
+        times: dict[str, list[float]] = json.loads(app_times_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    everything = [ms for one in times.values() for ms in one]
+    for row in rows:
+        found = sorted(everything if row.name == "Aggregated" else times.get(row.name, []))
+        if found:
+            row.app_p50 = found[(len(found) - 1) // 2]
+            row.app_p95 = found[min(len(found) - 1, math.ceil(0.95 * len(found)) - 1)]
 
 
 def _ms(text: str) -> float:
@@ -342,13 +369,13 @@ def _worst_p95(rows: list[Row]) -> float:
 
 
 def _table(rows: list[Row], ceiling: float | None = None) -> list[str]:
-    lines = ["| endpoint | requests | errors | req/s | p50 ms | p95 ms | p99 ms |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| endpoint | requests | errors | req/s | p50 ms | p95 ms | p99 ms | in the app p50 ms | p95 ms |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         too_few = 0 < r.requests < MIN_JUDGED_REQUESTS and r.name not in SLOW_ON_PURPOSE | {"Aggregated"}
         name = f"{r.name} (too few to judge)" if too_few else r.name
         lines.append(f"| {name} | {r.requests} | {r.failures} | {r.per_second:.1f} | "
-                     f"{r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} |")
+                     f"{r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} | {r.app_p50:.1f} | {r.app_p95:.1f} |")
     return lines
 
 
@@ -433,6 +460,9 @@ def main() -> None:
                   f"{errors} errors, load average {load:.2f}", flush=True)
             print(f"  cores used: {cpu_share.words(cores)}", flush=True)
             for r in rows:
+                if r.name in TURN_STEPS:
+                    print(f"  {r.name}: p95 {r.p95:.0f} ms on the wire, {r.app_p95:.0f} ms in the app", flush=True)
+            for r in rows:
                 if r.why and r.name != "Aggregated":
                     print(f"  errors of {r.name}: {r.why}", flush=True)
             if not _held(rows):
@@ -481,6 +511,9 @@ def main() -> None:
         for r in alone:
             ratio = r.p50 / trivial_p50 if trivial_p50 else float("nan")
             report.append(f"| {r.name} | {r.p50:.0f} | {r.p95:.0f} | {ratio:.1f} |")
+        report += ["", ("In each level's table, *in the app* is the answers' own time in Django (their "
+                        "Server-Timing header); the rest of their time on the wire was spent outside it: "
+                        "waiting for a page thread, for the event loop, for a core, and in locust.")]
         for players, rows, load, cores in levels:
             rate, ramp = _ramp(players)
             report += ["", (f"## {players} players (5-15 s between actions; arriving {rate:.1f} a second "

@@ -12,7 +12,8 @@ the fresh game region). When the game ends they open their next game from the st
 with every game over they keep that page open, its lists asking only when a status event comes.
 
 Environment: BENCH_PLAYERS (file of "username sessionid game_id ..." lines), BENCH_THINK
-("5-15" seconds), BENCH_POLL_SECONDS (2).
+("5-15" seconds), BENCH_POLL_SECONDS (2), BENCH_APP_TIMES (where to write each endpoint's times
+in the app, as their answers' Server-Timing told).
 """
 
 from __future__ import annotations
@@ -70,7 +71,37 @@ def _remember_runner(environment: Any, runner: Any = None, **_: Any) -> None:
 @events.spawning_complete.add_listener
 def _measure_once_settled(**_: Any) -> None:
     if SETTLE_SECONDS > 0 and _runner is not None:
-        gevent.spawn_later(SETTLE_SECONDS, _runner.stats.reset_all)
+        gevent.spawn_later(SETTLE_SECONDS, _reset_figures)
+
+
+def _reset_figures() -> None:
+    _runner.stats.reset_all()
+    _app_times.clear()
+
+
+# Each answer's own time in the app by endpoint (its Server-Timing header, gamesite/request_log.py):
+# bench_web.py shows it beside locust's time on the wire, so a level tells how much of a request's
+# time was Django's and how much was waiting outside it (for a page thread, the event loop, a
+# core). Collected from the reset on, written to BENCH_APP_TIMES when locust quits.
+APP_TIMES_FILE = os.environ.get("BENCH_APP_TIMES", "")
+_APP_DURATION = re.compile(r"app;dur=([0-9.]+)")
+_app_times: dict[str, list[float]] = {}
+
+
+@events.request.add_listener
+def _app_time(name: str, response: Any = None, **_: Any) -> None:
+    if not APP_TIMES_FILE or response is None:
+        return
+    found = _APP_DURATION.search(response.headers.get("Server-Timing") or "")
+    if found:
+        _app_times.setdefault(name, []).append(float(found.group(1)))
+
+
+@events.quitting.add_listener
+def _write_app_times(**_: Any) -> None:
+    if APP_TIMES_FILE:
+        with open(APP_TIMES_FILE, "w", encoding="utf-8") as out:
+            json.dump(_app_times, out)
 
 # The page's links and forms go through htmx, which says so in this header.
 HTMX = {"HX-Request": "true"}
