@@ -283,25 +283,29 @@ def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch, keys: list[Any] | None 
     return trips
 
 
+def _answered_through_the_door(monkeypatch: pytest.MonkeyPatch, environ: dict[str, Any]) -> tuple[str, list[str], list[str]]:
+    """A page as the app server answers it: its body, its SQL and its trips to the cache."""
+    from tests.site.page_door import through_the_door
+
+    with CaptureQueriesContext(connection) as queries:
+        trips = _trips_to_the_cache(monkeypatch)
+        body = through_the_door(environ).body
+    return body, [query["sql"] for query in queries.captured_queries], trips
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_game_page_reads_its_row_alone_and_asks_the_cache_for_the_rest_in_one_trip(
     monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, client_for: Any
 ) -> None:
-    from tests.site.page_door import get_environ, through_the_door
+    from tests.site.page_door import get_environ
     from tests.site.test_live_push import in_own_thread
 
     scripted_dice(monkeypatch).then((3, 1))
     game = start_game(alice, bob, "BX")
     environ = get_environ(reverse("backgammon:game", args=[game.pk]), client_for(bob).cookies["sessionid"].value)
 
-    def page_as_the_app_server_answers() -> tuple[str, list[str], list[str]]:
-        with CaptureQueriesContext(connection) as queries:
-            trips = _trips_to_the_cache(monkeypatch)
-            body = through_the_door(environ).body
-        return body, [query["sql"] for query in queries.captured_queries], trips
-
-    in_own_thread(page_as_the_app_server_answers)  # the first view keeps what it computed
-    body, queries, trips = in_own_thread(page_as_the_app_server_answers)
+    in_own_thread(lambda: _answered_through_the_door(monkeypatch, environ))  # the first view keeps what it computed
+    body, queries, trips = in_own_thread(lambda: _answered_through_the_door(monkeypatch, environ))
     assert "alice" in body and "bob" in body
     game_reads = [sql for sql in queries if 'FROM "backgammon_game"' in sql]
     assert len(game_reads) == 1 and "auth_user" not in game_reads[0]  # the players are kept users
@@ -341,7 +345,7 @@ def test_the_status_page_reads_its_games_alone_and_their_players_in_one_trip(
     monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, charlie: Any, client_for: Any
 ) -> None:
     from backgammon.services import challenge_create
-    from tests.site.page_door import get_environ, through_the_door
+    from tests.site.page_door import get_environ
     from tests.site.test_live_push import in_own_thread
 
     scripted_dice(monkeypatch).then((3, 1), (1, 3))
@@ -350,14 +354,8 @@ def test_the_status_page_reads_its_games_alone_and_their_players_in_one_trip(
     challenge_create(challenger=charlie, opponent="alice", variant="BX", time_limit=timedelta(days=3))
     environ = get_environ(reverse("backgammon:status"), client_for(alice).cookies["sessionid"].value)
 
-    def page_as_the_app_server_answers() -> tuple[str, list[str], list[str]]:
-        with CaptureQueriesContext(connection) as queries:
-            trips = _trips_to_the_cache(monkeypatch)
-            body = through_the_door(environ).body
-        return body, [query["sql"] for query in queries.captured_queries], trips
-
-    cache_cold = in_own_thread(page_as_the_app_server_answers)
-    body, queries, trips = in_own_thread(page_as_the_app_server_answers)
+    cache_cold = in_own_thread(lambda: _answered_through_the_door(monkeypatch, environ))
+    body, queries, trips = in_own_thread(lambda: _answered_through_the_door(monkeypatch, environ))
     for page in (cache_cold[0], body):  # a game each, and the challenge
         assert page.count(">bob<") == 1 and page.count(">charlie<") == 2
     assert not [sql for sql in queries if "auth_user" in sql]  # the players are kept users
