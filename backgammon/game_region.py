@@ -34,7 +34,7 @@ from gamesite.kept import ask_together
 from gamesite.kept_urls import kept_reverse
 from gamesite.menu_counts import menu_counts_keys
 
-__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "kept_answers_of_page", "link_maker", "page_for", "pushed_region", "region_context",
+__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "kept_answers_for_viewer", "kept_answers_of_page", "link_maker", "page_for", "pushed_region", "region_context",
            "render_region"]
 
 REGION_TEMPLATE = "backgammon/_game.html"
@@ -55,14 +55,20 @@ def link_maker(game: Game) -> Callable[[str, bool], str]:
 def kept_answers_of_page(game: Game, user: Any) -> list[str]:
     """The kept answers (gamesite.kept) a game page shows ``user``: its log, the clock's vacation
     of the player to act, the menu counts and the viewer's private note; asked of the cache in
-    one trip (ask_together), by the view with the game's players and by page_for."""
+    one trip (ask_together), by the view with the game's players, by page_for, and by a move's
+    news with the rest it needs (backgammon/live.py)."""
+    return kept_answers_for_viewer(game, user.pk if getattr(user, "is_authenticated", False) else None)
+
+
+def kept_answers_for_viewer(game: Game, viewer_id: Any) -> list[str]:
+    """``kept_answers_of_page`` for the signed-in user ``viewer_id`` (None: a visitor)."""
     keys = [version_to_read(game, from_game=game.game_number)]
     if game.actor_id is not None:
         keys.append(vacations_end_key(game.actor_id))
-    if getattr(user, "is_authenticated", False):
-        keys += menu_counts_keys(user.pk)
-        if user.pk in (game.black_id, game.white_id):
-            keys.append(note_key(game.pk, user.pk))
+    if viewer_id is not None:
+        keys += menu_counts_keys(viewer_id)
+        if viewer_id in (game.black_id, game.white_id):
+            keys.append(note_key(game.pk, viewer_id))
     return keys
 
 

@@ -32,14 +32,18 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 
+from accounts.backends import signed_in_user_key
 from backgammon import signals
-from backgammon.game_region import pushed_region
+from backgammon.game_region import kept_answers_for_viewer, pushed_region
 from backgammon.models import Game
 from backgammon.views.access import known_actor
 from gamesite.after_answer import after_answer, in_a_page_thread
-from gamesite.menu_counts import menu_counts_context, menu_counts_markup
+from gamesite.kept import kept_of_these
+from gamesite.live_layers import group_send_all
+from gamesite.menu_counts import menu_counts_context, menu_counts_keys, menu_counts_markup
 
 __all__ = [
     "EVENT_GAME",
@@ -112,8 +116,7 @@ def _send(messages: list[Message]) -> None:
         return
 
     async def send_all() -> None:
-        for group, events in messages:
-            await layer.group_send(group, {"type": MESSAGE_TYPE, "events": events})
+        await group_send_all(layer, [(group, {"type": MESSAGE_TYPE, "events": events}) for group, events in messages])
 
     # Redis down: the move itself stands, and pages fall back to polling.
     unpublished = "live update not published to %s"
@@ -195,11 +198,20 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
     players = [player_id for player_id in player_ids if player_id is not None]
     news = {"g": game_id, "n": action_number}
     messages = [(game_group(game_id), [(EVENT_GAME, news)])]
-    listening = _listening(players, game_id)
+    regions = game is not None and mover_id is not _NOT_AN_ACTION
+    # Asked in the same trip as who listens: what the news may show each player (themselves as
+    # signed in, their menu counts, the opponent's page); what nobody listens for goes unread.
+    shown: list[str] = []
+    for player_id in players:
+        shown.append(signed_in_user_key(player_id))
+        if regions and player_id != mover_id:
+            shown += kept_answers_for_viewer(game, player_id)
+        elif not same_turn:
+            shown += menu_counts_keys(player_id)
+    listening = _listening(players, game_id, also_kept=shown)
     for player_id in players:
         game_news = dict(news)
-        if (game is not None and mover_id is not _NOT_AN_ACTION and player_id != mover_id
-                and listening_key(player_id, game_id) in listening):
+        if regions and player_id != mover_id and listening_key(player_id, game_id) in listening:
             region = _region_for(game, player_id)
             if region:
                 game_news["html"] = region
@@ -216,7 +228,8 @@ def publish_status(user_id: int) -> None:
 
 
 def _publish_status(user_id: int) -> None:
-    _send([(user_group(user_id), [(EVENT_STATUS, _status(user_id, _listening([user_id], None)))])])
+    listening = _listening([user_id], None, also_kept=[signed_in_user_key(user_id), *menu_counts_keys(user_id)])
+    _send([(user_group(user_id), [(EVENT_STATUS, _status(user_id, listening))])])
 
 
 def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:
@@ -224,13 +237,18 @@ def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:
     publish_status(challenged_id)
 
 
-def _listening(user_ids: list[int], game_id: int | None) -> set[str]:
-    """Which of these players have a page open (and that game's page, with ``game_id``)."""
+def _listening(user_ids: list[int], game_id: int | None, also_kept: list[str] | None = None) -> set[str]:
+    """Which of these players have a page open (and that game's page, with ``game_id``);
+    ``also_kept``: kept answers (gamesite.kept) the news will read, asked in the same trip."""
     keys = [listening_key(user_id) for user_id in user_ids]
     if game_id is not None:
         keys += [listening_key(user_id, game_id) for user_id in user_ids]
     try:  # a mark counts its player's open pages (backgammon/views/live.py)
-        return {key for key, pages in cache.get_many(keys).items() if pages}
+        if settings.KEPT_ANSWERS:
+            marks = kept_of_these([*keys, *(also_kept or ())])
+        else:
+            marks = cache.get_many(keys)
+        return {key for key in keys if marks.get(key)}
     except Exception:  # the cache out of reach: the events still go, the pages ask for the rest
         log.warning("live: could not read who is listening", exc_info=True)
         return set()

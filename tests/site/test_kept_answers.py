@@ -363,3 +363,50 @@ def test_the_status_page_reads_its_games_alone_and_their_players_in_one_trip(
     assert trips == ["get", "get_many"]  # the signed-in user, then the players, clocks and counts at once
     users_read = [sql for sql in cache_cold[1] if 'FROM "auth_user"' in sql]
     assert len(users_read) <= 2  # the signed-in user, then all the players not kept, at once
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_moves_news_asks_the_cache_once_for_who_listens_and_all_it_shows(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, client_for: Any
+) -> None:
+    """What a move tells its players after its answer (backgammon/live.py): who has a page open,
+    and the opponent's pushed region and both menu counts, read in one trip to the cache."""
+    from django.core.cache import cache
+
+    from backgammon import live
+    from tests.site.page_door import post_environ, through_the_door
+    from tests.site.test_live_push import in_own_thread
+
+    scripted_dice(monkeypatch).then((3, 1), (6, 5))
+    game = start_game(alice, bob, "BX")
+    bobs_browser = client_for(bob)
+    bobs_browser.get(reverse("backgammon:game", args=[game.pk]))  # bob signed in, his page open
+    for mark in (live.listening_key(bob.pk), live.listening_key(bob.pk, game.pk), live.listening_key(alice.pk)):
+        cache.set(mark, 1)
+    sent: list[Any] = []
+    monkeypatch.setattr(live, "_send", sent.extend)
+    trips: list[list[str]] = []  # the cache's connections are the request thread's own
+    news_trips: list[str] = []
+    publish = live._publish_game_changed
+
+    def told(**change: Any) -> None:
+        before = len(trips[0])
+        publish(**change)
+        news_trips.extend(trips[0][before:])
+
+    monkeypatch.setattr(live, "_publish_game_changed", told)
+    environ = post_environ(reverse("backgammon:game_act", args=[game.pk]), client_for(alice).cookies["sessionid"].value,
+                           {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count},
+                           HTTP_HX_REQUEST="true")
+
+    def move() -> str:
+        trips.append(_trips_to_the_cache(monkeypatch))
+        return through_the_door(environ).status
+
+    assert in_own_thread(move).startswith("200")
+    assert news_trips == ["get_many"]
+    told_bob = dict(sent)[live.user_group(bob.pk)]
+    assert [name for name, _ in told_bob] == ["game", "status"]
+    assert 'class="game game--move"' in told_bob[0][1]["html"]  # his turn (rolled for him), as he would fetch it
+    assert 'id="play-badge"' in told_bob[1][1]["counts"]
+    assert 'id="play-badge"' in dict(sent)[live.user_group(alice.pk)][1][1]["counts"]

@@ -563,8 +563,43 @@ def test_redis_url_selects_the_redis_layer_with_its_prefix() -> None:
                             text=True, check=False)
     assert result.returncode == 0, result.stderr
     # Publish/subscribe (gamesite/live_layers.py); a publish waits at most 5 s for a dead Redis.
-    assert result.stdout.split() == ["channels_redis.pubsub.RedisPubSubChannelLayer", "redis://127.0.0.1:6379/3",
+    assert result.stdout.split() == ["gamesite.live_layers.PublishingTogether", "redis://127.0.0.1:6379/3",
                                      "5", "site-a"]
+
+
+def test_a_moves_news_goes_to_redis_in_one_write_and_arrives_in_order(private_redis: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move tells three groups (its game's, each player's): one pipelined round trip to Redis,
+    each group's streams hearing its own message, in the order sent."""
+    from redis.asyncio.connection import AbstractConnection
+
+    from gamesite.live_layers import PublishingTogether, group_send_all
+
+    writes: list[int] = []
+    sent_before = AbstractConnection.send_packed_command
+
+    async def counted(self: Any, command: Any, check_health: bool = True) -> None:
+        if any(b"PUBLISH" in bytes(part) for part in (command if isinstance(command, list) else [command])):
+            writes.append(1)
+        await sent_before(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+    layer = PublishingTogether(hosts=[{"address": private_redis}], prefix="together")
+
+    async def scenario() -> None:
+        game_pages, alices_pages = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("game-7", game_pages)
+        await layer.group_add("user-1", alices_pages)
+        await layer.group_add("user-1", game_pages)
+        await group_send_all(layer, [("game-7", {"type": "t", "n": 1}), ("user-1", {"type": "t", "n": 2}),
+                                     ("user-2", {"type": "t", "n": 3}), ("user-1", {"type": "t", "n": 4})])
+        heard = [(await asyncio.wait_for(layer.receive(game_pages), 2))["n"] for _ in range(3)]
+        assert heard == [1, 2, 4]
+        assert [(await asyncio.wait_for(layer.receive(alices_pages), 2))["n"] for _ in range(2)] == [2, 4]
+        await layer.flush()
+
+    run(scenario)
+    assert writes == [1]
 
 
 def test_a_player_opening_streams_without_end_is_refused_with_429(alice: Any, settings: Any) -> None:
