@@ -7,7 +7,8 @@ forgotten by whatever changes it: a model's post_save and post_delete through
 ``forget_when_changed``, and ``forget`` for writes that send no signal (``QuerySet.update``).
 
 ``forget`` deletes the key at once and again when the transaction commits, so a reader that
-kept the old answer in between is corrected; an answer read inside a transaction is kept only
+kept the old answer in between is corrected (within a page request, whose own reads already
+know, only at the commit); an answer read inside a transaction is kept only
 once that transaction commits (it may yet roll back); every key also has a time limit, for
 writes no code of ours sees (a data migration, SQL by hand). So an answer is at most a few
 seconds stale, and only when a reader races a writer: these are for showing and routing, and
@@ -167,7 +168,13 @@ def forget(*keys: str) -> None:
     answers = _request_answers()
     if answers is not None:
         answers.update(dict.fromkeys(keys, _NOT_IN_CACHE))
-    cache.delete_many(keys)
+    if not _in_a_transaction():
+        cache.delete_many(keys)
+        return
+    # Inside a transaction: forgotten for this thread's own reads before it commits (a page
+    # request's answers above already are: one trip to Redis fewer per move), then for everyone.
+    if answers is None:
+        cache.delete_many(keys)
     transaction.on_commit(lambda: cache.delete_many(keys))
 
 

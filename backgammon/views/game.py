@@ -38,6 +38,7 @@ from backgammon.services.notes import NOTE_MAX_LENGTH, game_note_text
 from backgammon.signals import game_viewed
 from backgammon.views.access import known_actor, visible_game_or_404
 from backgammon.views.lobby import next_game_url
+from gamesite.kept import ask_together
 
 __all__ = ["game", "game_act", "game_mat", "game_poll"]
 
@@ -166,6 +167,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     if _wants_region(request):
         # The region is all that changed: no redirect and no second request for a whole page.
         known_actor(the_game)
+        ask_together(kept_answers_of_page(the_game, request.user))  # what _viewed and the region read: one trip
         _viewed(request, the_game)
         return replace_url(_render(request, _page(request, the_game), partial=True), url)
     return _go(request, url)

@@ -255,9 +255,10 @@ def test_a_page_request_asks_for_answers_it_will_need_in_one_trip(monkeypatch: p
     assert cache.get("test:missing") == 3  # and kept
 
 
-def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch, keys: list[Any] | None = None) -> list[str]:
-    """The names of the cache's read calls from now on (each a round trip with Redis); with
-    ``keys``, what each asked for too."""
+def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch, keys: list[Any] | None = None,
+                        writes: tuple[str, ...] = ()) -> list[str]:
+    """The names of the cache's read calls from now on (each a round trip with Redis), and of the
+    ``writes`` named; with ``keys``, what each asked for too."""
     from django.core.cache import caches
 
     backend = caches["default"]
@@ -278,7 +279,7 @@ def _trips_to_the_cache(monkeypatch: pytest.MonkeyPatch, keys: list[Any] | None 
 
         return counted
 
-    for name in ("get", "get_many", "has_key"):
+    for name in ("get", "get_many", "has_key", *writes):
         monkeypatch.setattr(backend, name, counting(name, getattr(backend, name)))
     return trips
 
@@ -410,3 +411,35 @@ def test_a_moves_news_asks_the_cache_once_for_who_listens_and_all_it_shows(
     assert 'class="game game--move"' in told_bob[0][1]["html"]  # his turn (rolled for him), as he would fetch it
     assert 'id="play-badge"' in told_bob[1][1]["counts"]
     assert 'id="play-badge"' in dict(sent)[live.user_group(alice.pk)][1][1]["counts"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_through_the_door_forgets_once_and_asks_once_after_its_action(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, client_for: Any
+) -> None:
+    """The move's answer: the players' PLAY counts forgotten in one trip, when the move commits
+    (the request's own reads know already), and everything its region shows asked in one."""
+    from backgammon.services.queries import awaiting_count_key
+    from tests.site.page_door import post_environ, through_the_door
+    from tests.site.test_live_push import in_own_thread
+
+    scripted_dice(monkeypatch).then((3, 1), (6, 5))
+    game = start_game(alice, bob, "BX")
+    client_for(alice).get(reverse("backgammon:game", args=[game.pk]))  # alice's answers kept
+    environ = post_environ(reverse("backgammon:game_act", args=[game.pk]), client_for(alice).cookies["sessionid"].value,
+                           {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count},
+                           HTTP_HX_REQUEST="true")
+    asked: list[Any] = []
+
+    def move() -> tuple[str, list[str]]:
+        trips = _trips_to_the_cache(monkeypatch, asked, writes=("delete", "delete_many"))
+        return through_the_door(environ).status, trips
+
+    status, trips = in_own_thread(move)
+    assert status.startswith("200")
+    forgotten = [keys for name, keys in zip(trips, asked, strict=True) if name.startswith("delete")]
+    assert [set(keys) for keys in forgotten] == [{awaiting_count_key(alice.pk), awaiting_count_key(bob.pk)}]
+    after_the_action = trips[trips.index("delete_many"):]
+    # Then the region's reads in one trip (the log it builds on, the clock, the counts, the note),
+    # and the news's (backgammon/live.py) in another.
+    assert after_the_action == ["delete_many", "get_many", "get_many"]
