@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results" / "web.md"
@@ -189,21 +190,54 @@ def _settle() -> None:
         time.sleep(2)
 
 
-def _start_redis(env: dict[str, str]) -> subprocess.Popen[bytes] | None:
-    """A private Redis for the run's cache and sessions, as in production (never the shared one);
-    none with BENCH_REDIS=0 or when redis-server is not installed (then the database cache)."""
+# Everything runs on one machine, and the app server reaches PostgreSQL and the private Redis
+# through their Unix sockets, as a one-machine deployment should (README, "Deploying"): at 400
+# players, in five pairs of runs alternating, the app servers used 0-9% (about 5%) less CPU per
+# request than through TCP on the loopback. BENCH_SOCKETS=0: TCP, as DATABASE_URL says.
+SOCKETS = os.environ.get("BENCH_SOCKETS", "1") == "1"
+POSTGRES_SOCKET_FOLDERS = ("/var/run/postgresql", "/tmp")
+
+
+def _through_the_socket(url: str) -> str:
+    """``url`` with PostgreSQL's Unix socket in place of a loopback host, when the server has one.
+
+    >>> _through_the_socket("postgres://postgres@db.example:5432/x")
+    'postgres://postgres@db.example:5432/x'
+    """
+    parts = urlsplit(url)
+    if not SOCKETS or parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+        return url
+    port = parts.port or 5432
+    for folder in POSTGRES_SOCKET_FOLDERS:
+        if Path(folder, f".s.PGSQL.{port}").exists():
+            user = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else ""
+            return urlunsplit(parts._replace(netloc=f"{user}{quote(folder, safe='')}:{port}"))
+    return url
+
+
+def _start_redis(env: dict[str, str], folder: Path) -> subprocess.Popen[bytes] | None:
+    """A private Redis for the run's cache and sessions, as in production (never the shared one),
+    on a Unix socket in ``folder`` (TCP with BENCH_SOCKETS=0); none with BENCH_REDIS=0 or when
+    redis-server is not installed (then the database cache)."""
     binary = shutil.which("redis-server")
     if os.environ.get("BENCH_REDIS", "1") == "0" or binary is None:
         return None
     port = _free_port()
-    redis = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                              "--appendonly", "no"], start_new_session=True,
+    path = folder / "redis.sock"
+    where = (["--port", "0", "--unixsocket", str(path), "--unixsocketperm", "700"] if SOCKETS
+             else ["--port", str(port), "--bind", "127.0.0.1"])
+    redis = subprocess.Popen([binary, *where, "--save", "", "--appendonly", "no"], start_new_session=True,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+            if SOCKETS:
+                with socket.socket(socket.AF_UNIX) as unix:
+                    unix.connect(str(path))
+                env["REDIS_URL"] = f"unix://{path}?db=0"
+            else:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
             return redis
         except OSError:
             time.sleep(0.1)
@@ -409,6 +443,7 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per player, and more
     start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     database_url, maintenance_url, name = _bench_database_url("_web")
+    database_url = _through_the_socket(database_url)
     env = _server_environment(database_url)
     print(f"bench_web: database {name}; seeding {max(LEVELS)} players ...", flush=True)
     _recreate(maintenance_url, name)
@@ -419,7 +454,8 @@ def main() -> None:
     seeded = _seed(env, max(LEVELS) + max(LEVELS) % 2, players_file)
     _settle()
     env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
-    redis = _start_redis(env)
+    redis_folder = Path(tempfile.mkdtemp(prefix="bench-redis-"))
+    redis = _start_redis(env, redis_folder)
     port = _free_port()
     server, server_command = _start_server(env, port)
     worker = subprocess.Popen([PYTHON, "manage.py", "db_worker", "--no-reload"], cwd=ROOT,
@@ -475,8 +511,9 @@ def main() -> None:
             (f"Machine: {_machine()}. Server: `{server_command}` "
             f"({os.environ.get('WEB_CONCURRENCY', os.cpu_count())} worker processes, "
             f"{os.environ.get('WEB_THREADS', '2')} page threads each), with the task worker beside "
-            "it, on PostgreSQL, DEBUG off; cache and sessions in "
-            f"{'a private Redis (REDIS_URL)' if redis else 'the database (no Redis)'}. "
+            f"it, on PostgreSQL{' through its Unix socket' if '@%2F' in database_url else ''}, DEBUG off; "
+            "cache and sessions in "
+            f"{'a private Redis (REDIS_URL' + (', a Unix socket)' if SOCKETS else ')') if redis else 'the database (no Redis)'}. "
             "Load driver: locust (headless) on the same machine."),
             f"Load average before the run: {start_load}.",
             (f"Seeded: {seeded['players']} players in pairs, {seeded['short games']} short games, "
@@ -533,6 +570,7 @@ def main() -> None:
             if process is not None:
                 _stop(process)
         players_file.unlink(missing_ok=True)
+        shutil.rmtree(redis_folder, ignore_errors=True)
     RESULTS.write_text("\n".join(report) + "\n", encoding="utf-8")
     print(f"written: {RESULTS.relative_to(ROOT)}")
 
