@@ -39,6 +39,7 @@ from accounts.backends import signed_in_user_key
 from backgammon import signals
 from backgammon.game_region import kept_answers_for_viewer, pushed_region
 from backgammon.models import Game
+from backgammon.services.queries import games_awaiting_counts_kept
 from backgammon.views.access import known_actor
 from gamesite.after_answer import after_answer, in_a_page_thread
 from gamesite.kept import kept_of_these
@@ -209,6 +210,8 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
         elif not same_turn:
             shown += menu_counts_keys(player_id)
     listening = _listening(players, game_id, also_kept=shown)
+    if not same_turn:  # both PLAY counts, which the move forgot, counted together for the news
+        games_awaiting_counts_kept([player_id for player_id in players if listening_key(player_id) in listening])
     for player_id in players:
         game_news = dict(news)
         if regions and player_id != mover_id and listening_key(player_id, game_id) in listening:

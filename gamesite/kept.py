@@ -40,8 +40,8 @@ from django.db.models.signals import post_delete, post_save
 from gamesite.closing import ClosingWith
 
 __all__ = [
-    "answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "kept", "kept_if_any",
-    "kept_of_these",
+    "answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "keep_many", "kept",
+    "kept_if_any", "kept_of_these",
 ]
 
 T = TypeVar("T")
@@ -153,6 +153,23 @@ def keep(key: str, value: Any, seconds: int) -> None:
         transaction.on_commit(lambda: cache.set(key, value, seconds))
     else:
         cache.set(key, value, seconds)
+
+
+def keep_many(values: dict[str, Any], seconds: int) -> None:
+    """``keep`` for several answers in one trip to the cache; outside a transaction a page request
+    remembers them too, as if it had asked for them."""
+    if not values or not settings.KEPT_ANSWERS:
+        return
+    answers = _request_answers()
+    if _in_a_transaction():
+        if answers is not None:
+            for key in values:
+                answers.pop(key, None)
+        transaction.on_commit(lambda: cache.set_many(values, seconds))
+        return
+    cache.set_many(values, seconds)
+    if answers is not None:
+        answers.update(values)
 
 
 def _in_a_transaction() -> bool:

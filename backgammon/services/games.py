@@ -176,6 +176,7 @@ _SNAPSHOT_FIELDS = [
 
 
 def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int) -> None:
+    waiting_on = (game.actor_id, game.status)
     game.action_count += appended
     write_state_columns(game, state)
     actor = state.actor
@@ -189,6 +190,9 @@ def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int)
         game.winner_id = None if winner is None else _player_id(game, winner)
         game.result = result_text(game, state)
     game._state_cache = state  # type: ignore[attr-defined]
+    # The players' PLAY counts depend on whose turn it is and whether the game goes on: a roll
+    # changes neither, and its save leaves them kept (queries.forget_awaiting_counts).
+    game._play_counts_unchanged = (game.actor_id, game.status) == waiting_on  # type: ignore[attr-defined]
     _save_snapshot(game)
     if finished:
         match_finished.send(sender=Game, game=game, how="played")

@@ -12,13 +12,15 @@ from django.db.models import Q, QuerySet
 from accounts.backends import kept_users
 from accounts.vacations import vacations_end_key
 from backgammon.models import Challenge, Game
-from gamesite.kept import kept
+from gamesite.kept import keep_many, kept, kept_of_these
 
 __all__ = [
-    "StatusLists", "forget_awaiting_counts", "games_awaiting", "games_awaiting_count", "next_game_for", "status_lists",
+    "StatusLists", "forget_awaiting_counts", "games_awaiting", "games_awaiting_count", "games_awaiting_counts_kept",
+    "next_game_for", "status_lists",
 ]
 
 RECENT_FINISHED = 10
+AWAITING_COUNT_SECONDS = 600
 
 
 def games_awaiting(user: Any) -> QuerySet[Game]:
@@ -33,7 +35,19 @@ def awaiting_count_key(user_id: Any) -> str:
 def games_awaiting_count(user: Any) -> int:
     """The PLAY menu's count, which every page and every pushed status update asks for: kept
     (gamesite.kept), forgotten for both players whenever a game row is saved."""
-    return kept(awaiting_count_key(user.pk), lambda: _count_awaiting(user.pk), 600)
+    return kept(awaiting_count_key(user.pk), lambda: _count_awaiting(user.pk), AWAITING_COUNT_SECONDS)
+
+
+def games_awaiting_counts_kept(user_ids: Iterable[Any]) -> None:
+    """Keep the PLAY counts of these players that are not kept, counted in one query and kept in
+    one trip: a move's news shows both players theirs, just forgotten by the move itself."""
+    keys = {user_id: awaiting_count_key(user_id) for user_id in dict.fromkeys(user_ids) if user_id is not None}
+    found = kept_of_these(keys.values())
+    missing = [user_id for user_id, key in keys.items() if key not in found]
+    if len(missing) < 2:
+        return  # one alone is counted when asked for, as before
+    counts = dict.fromkeys(missing, 0) | _count_awaiting_of(missing)
+    keep_many({keys[user_id]: count for user_id, count in counts.items()}, AWAITING_COUNT_SECONDS)
 
 
 def _count_awaiting(user_id: Any) -> int:
@@ -47,7 +61,22 @@ def _count_awaiting(user_id: Any) -> int:
         return int(cursor.fetchone()[0])
 
 
+def _count_awaiting_of(user_ids: list[Any]) -> dict[Any, int]:
+    quote = connection.ops.quote_name
+    sql = (f"SELECT {quote('actor_id')}, COUNT(*) FROM {quote(Game._meta.db_table)} "
+           f"WHERE {quote('actor_id')} IN ({', '.join(['%s'] * len(user_ids))}) AND {quote('status')} = %s "
+           f"GROUP BY {quote('actor_id')}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*user_ids, Game.Status.ACTIVE.value])
+        return {actor_id: int(count) for actor_id, count in cursor.fetchall()}
+
+
 def forget_awaiting_counts(game: Game) -> list[str]:
+    """The PLAY counts a save or a deletion of ``game`` may change: both players', unless the
+    action just saved left whose turn it is and the game's status as they were (a roll: the
+    service says so, for that one save)."""
+    if game.__dict__.pop("_play_counts_unchanged", False):
+        return []
     return [awaiting_count_key(player_id) for player_id in (game.black_id, game.white_id) if player_id]
 
 

@@ -390,10 +390,14 @@ def test_a_moves_news_asks_the_cache_once_for_who_listens_and_all_it_shows(
     news_trips: list[str] = []
     publish = live._publish_game_changed
 
+    counted: list[str] = []  # the PLAY counts' queries the news made
+
     def told(**change: Any) -> None:
         before = len(trips[0])
-        publish(**change)
+        with CaptureQueriesContext(connection) as queries:
+            publish(**change)
         news_trips.extend(trips[0][before:])
+        counted.extend(query["sql"] for query in queries.captured_queries if "COUNT(*)" in query["sql"])
 
     monkeypatch.setattr(live, "_publish_game_changed", told)
     environ = post_environ(reverse("backgammon:game_act", args=[game.pk]), client_for(alice).cookies["sessionid"].value,
@@ -406,11 +410,12 @@ def test_a_moves_news_asks_the_cache_once_for_who_listens_and_all_it_shows(
 
     assert in_own_thread(move).startswith("200")
     assert news_trips == ["get_many"]
+    assert len(counted) == 1  # both players' PLAY counts (the move forgot them) in one query
     told_bob = dict(sent)[live.user_group(bob.pk)]
     assert [name for name, _ in told_bob] == ["game", "status"]
     assert 'class="game game--move"' in told_bob[0][1]["html"]  # his turn (rolled for him), as he would fetch it
-    assert 'id="play-badge"' in told_bob[1][1]["counts"]
-    assert 'id="play-badge"' in dict(sent)[live.user_group(alice.pk)][1][1]["counts"]
+    assert "/menu-counts/?play=1&amp;talk=0" in told_bob[1][1]["counts"]  # his turn
+    assert "/menu-counts/?play=0&amp;talk=0" in dict(sent)[live.user_group(alice.pk)][1][1]["counts"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -443,3 +448,24 @@ def test_a_move_through_the_door_forgets_once_and_asks_once_after_its_action(
     # Then the region's reads in one trip (the log it builds on, the clock, the counts, the note),
     # and the news's (backgammon/live.py) in another.
     assert after_the_action == ["delete_many", "get_many", "get_many"]
+
+
+def test_a_roll_leaves_the_play_counts_kept_and_the_move_after_it_forgets_them(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any
+) -> None:
+    from django.core.cache import cache
+
+    from backgammon.services import roll_request
+    from backgammon.services.queries import awaiting_count_key, games_awaiting_count
+
+    scripted_dice(monkeypatch).then((3, 1), (6, 5), (4, 2))
+    game = start_game(alice, bob, "BP")  # the cube in play: bob's turn starts with his roll
+    game = act(game, alice, Action.play([(8, 5), (6, 5)]))
+    assert (games_awaiting_count(alice), games_awaiting_count(bob)) == (0, 1)  # kept
+    game = act(game, bob, roll_request())
+    assert cache.get(awaiting_count_key(alice.pk)) == 0 and cache.get(awaiting_count_key(bob.pk)) == 1
+    act(game, bob, Action.play([(24, 18), (13, 8)]))
+    assert cache.get(awaiting_count_key(alice.pk)) is None and cache.get(awaiting_count_key(bob.pk)) is None
+    assert (games_awaiting_count(alice), games_awaiting_count(bob)) == (1, 0)
+    Game.objects.get().delete()  # a deletion always forgets them
+    assert cache.get(awaiting_count_key(alice.pk)) is None
