@@ -34,8 +34,10 @@ def awaiting_count_key(user_id: Any) -> str:
 
 def games_awaiting_count(user: Any) -> int:
     """The PLAY menu's count, which every page and every pushed status update asks for: kept
-    (gamesite.kept), forgotten for both players whenever a game row is saved."""
-    return kept(awaiting_count_key(user.pk), lambda: _count_awaiting(user.pk), AWAITING_COUNT_SECONDS)
+    (gamesite.kept), forgotten for both players whenever a game's player to act or status may
+    have changed (forget_awaiting_counts)."""
+    return kept(awaiting_count_key(user.pk), lambda: _count_awaiting_of([user.pk]).get(user.pk, 0),
+                AWAITING_COUNT_SECONDS)
 
 
 def games_awaiting_counts_kept(user_ids: Iterable[Any]) -> None:
@@ -50,18 +52,10 @@ def games_awaiting_counts_kept(user_ids: Iterable[Any]) -> None:
     keep_many({keys[user_id]: count for user_id, count in counts.items()}, AWAITING_COUNT_SECONDS)
 
 
-def _count_awaiting(user_id: Any) -> int:
-    # games_awaiting(user).count(), asked for both players after nearly every move: in plain SQL,
-    # as building the ORM's query cost several times the count itself (profiled under load).
-    quote = connection.ops.quote_name
-    sql = (f"SELECT COUNT(*) FROM {quote(Game._meta.db_table)} "
-           f"WHERE {quote('actor_id')} = %s AND {quote('status')} = %s")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [user_id, Game.Status.ACTIVE.value])
-        return int(cursor.fetchone()[0])
-
-
 def _count_awaiting_of(user_ids: list[Any]) -> dict[Any, int]:
+    # games_awaiting(user).count() for each player with a game to act in, asked for after nearly
+    # every move: in plain SQL, as building the ORM's query cost several times the count itself
+    # (profiled under load).
     quote = connection.ops.quote_name
     sql = (f"SELECT {quote('actor_id')}, COUNT(*) FROM {quote(Game._meta.db_table)} "
            f"WHERE {quote('actor_id')} IN ({', '.join(['%s'] * len(user_ids))}) AND {quote('status')} = %s "

@@ -388,9 +388,8 @@ def test_a_moves_news_asks_the_cache_once_for_who_listens_and_all_it_shows(
     monkeypatch.setattr(live, "_send", sent.extend)
     trips: list[list[str]] = []  # the cache's connections are the request thread's own
     news_trips: list[str] = []
-    publish = live._publish_game_changed
-
     counted: list[str] = []  # the PLAY counts' queries the news made
+    publish = live._publish_game_changed
 
     def told(**change: Any) -> None:
         before = len(trips[0])
