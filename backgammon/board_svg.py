@@ -518,6 +518,7 @@ def layout_board(
     return mirrored(board) if style.home_left else board
 
 
+@cache  # one per colour scheme and side (a few): every board drawn carries the twelve faces
 def _die_faces(colours: Colours) -> tuple[DieFace, ...]:
     sides = (("mine", colours.mine, colours.mine_ink), ("theirs", colours.theirs, colours.theirs_ink))
     return tuple(DieFace(f"die-{owner}-{value}", fill, ink, pips)

@@ -115,3 +115,32 @@ def test_an_app_that_fails_before_its_answer_sends_nothing_and_the_server_answer
     with pytest.raises(RuntimeError, match="broken view"):
         sent = _serve(app, _scope(), [], [])
     assert sent == []
+
+
+def test_a_page_threads_requests_share_its_cache_backend() -> None:
+    """Django keeps its cache backends (and their Redis clients) in context variables: each page
+    thread runs its requests in one context of its own, so they are built once per thread, not
+    once per request."""
+    from django.core.cache import caches
+
+    backends: list[int] = []
+
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        backends.append(id(caches["default"]))
+        start_response("200 OK", [])
+        return [b""]
+
+    async def two_requests() -> None:
+        threads = PageThreads(app, workers=1)
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            pass
+
+        for _ in range(2):
+            await threads(_scope(), receive, send)
+
+    in_own_thread(lambda: asyncio.run(two_requests()))
+    assert len(backends) == 2 and backends[0] == backends[1]
