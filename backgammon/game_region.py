@@ -29,7 +29,7 @@ from backgammon.game_page import GamePage, build_page
 from backgammon.models import Game
 from backgammon.move_records import logged_actions, version_to_read
 from backgammon.services.notes import note_key
-from gamesite.jinja_env import NO_TOKEN
+from gamesite.jinja_env import NO_TOKEN, earlier_moves_key
 from gamesite.kept import ask_together
 from gamesite.kept_urls import kept_reverse
 from gamesite.menu_counts import menu_counts_keys
@@ -53,16 +53,19 @@ def link_maker(game: Game) -> Callable[[str, bool], str]:
 
 
 def kept_answers_of_page(game: Game, user: Any) -> list[str]:
-    """The kept answers (gamesite.kept) a game page shows ``user``: its log, the clock's vacation
-    of the player to act, the menu counts and the viewer's private note; asked of the cache in
-    one trip (ask_together), by the view with the game's players, by page_for, and by a move's
-    news with the rest it needs (backgammon/live.py)."""
+    """The kept answers (gamesite.kept) a game page shows ``user``: its log, a match's earlier
+    games' moves lists, the clock's vacation of the player to act, the menu counts and the
+    viewer's private note; asked of the cache in one trip (ask_together), by the view with the
+    game's players, by page_for, and by a move's news with the rest it needs
+    (backgammon/live.py)."""
     return kept_answers_for_viewer(game, user.pk if getattr(user, "is_authenticated", False) else None)
 
 
 def kept_answers_for_viewer(game: Game, viewer_id: Any) -> list[str]:
     """``kept_answers_of_page`` for the signed-in user ``viewer_id`` (None: a visitor)."""
     keys = [version_to_read(game, from_game=game.game_number)]
+    if game.game_number > 1:  # a match's earlier games, their moves lists rendered
+        keys.append(earlier_moves_key(game.pk, game.game_number, viewer_id in (game.black_id, game.white_id)))
     if game.actor_id is not None:
         keys.append(vacations_end_key(game.actor_id))
     if viewer_id is not None:

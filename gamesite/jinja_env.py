@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.cache.utils import make_template_fragment_key
 from django.template.defaultfilters import pluralize
@@ -24,10 +25,11 @@ from accounts.templatetags.players import player_link
 from backgammon.board_markup import board_svg_markup
 from backgammon.moves_markup import moves_record_markup
 from backgammon.templatetags.game_clock import time_left_words
+from gamesite.kept import kept
 from gamesite.kept_urls import kept_reverse
 from tournaments.templatetags.ratings import rating_changes_note
 
-__all__ = ["NO_TOKEN", "environment"]
+__all__ = ["NO_TOKEN", "earlier_moves_key", "environment"]
 
 # What Django's {% csrf_token %} writes nothing for: a region rendered with no request
 # (backgammon/game_region.pushed_region).
@@ -45,14 +47,27 @@ def csrf_field(context: Any) -> SafeString:
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
+def earlier_moves_key(game_id: int, game_number: int, for_a_player: bool) -> str:
+    """Where the earlier games' moves lists of a match are kept, for its players or for watchers."""
+    return make_template_fragment_key("earlier_moves", [game_id, game_number, for_a_player])
+
+
 def earlier_moves(page: Any) -> SafeString:
-    """The earlier games' moves lists of a match, rendered once per game number and kept."""
-    key = make_template_fragment_key("earlier_moves", [page.game.pk, page.state.game_number, page.is_player])
-    markup = cache.get(key)
-    if markup is None:
-        markup = "".join(moves_record_markup(record, black=page.black_name, white=page.white_name, numbered=True)
-                         for record in page.earlier_records)
-        cache.set(key, markup, EARLIER_MOVES_SECONDS)
+    """The earlier games' moves lists of a match, rendered once per game number and kept. A page
+    asks for them with its other kept answers, in one trip (backgammon/game_region.py)."""
+    key = earlier_moves_key(page.game.pk, page.state.game_number, page.is_player)
+
+    def render() -> str:
+        return "".join(moves_record_markup(record, black=page.black_name, white=page.white_name, numbered=True)
+                       for record in page.earlier_records)
+
+    if settings.KEPT_ANSWERS:
+        markup = kept(key, render, EARLIER_MOVES_SECONDS)
+    else:  # the database's cache table: a query still spares reading and drawing the games
+        markup = cache.get(key)
+        if markup is None:
+            markup = render()
+            cache.set(key, markup, EARLIER_MOVES_SECONDS)
     return mark_safe(markup)  # built from escaped markup (moves_markup.py)
 
 
