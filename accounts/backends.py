@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
-from gamesite.kept import keep, kept, kept_of_these
+from gamesite.kept import ask_together, asked_with_the_signed_in_user, keep, kept, kept_of_these
 
 __all__ = ["CaseInsensitiveModelBackend", "kept_user", "kept_users", "signed_in_user_key"]
 
@@ -38,7 +38,9 @@ class CaseInsensitiveModelBackend(ModelBackend):
         return super().authenticate(request, username=username, password=password, **kwargs)
 
     def get_user(self, user_id: Any) -> Any:
-        """The signed-in user of a request, with the profile every page reads in the same query."""
+        """The signed-in user of a request, with the profile every page reads in the same query;
+        asked of the cache with the answers nearly every request reads (gamesite.kept)."""
+        ask_together([signed_in_user_key(user_id), *asked_with_the_signed_in_user()])
         user = kept_user(user_id)
         return user if user is not None and self.user_can_authenticate(user) else None
 

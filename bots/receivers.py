@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from backgammon import signals
-from gamesite.kept import forget_when_changed, kept
+from gamesite.kept import ask_with_the_signed_in_user, forget_when_changed, kept
 
 __all__ = ["bot_user_ids", "connect"]
 
@@ -52,6 +52,7 @@ def connect() -> None:
     from bots.models import Bot
 
     forget_when_changed(Bot, lambda _bot: [_BOT_IDS_KEY], "bot-ids")
+    ask_with_the_signed_in_user(_BOT_IDS_KEY)
     signals.game_changed.connect(_on_game_changed, dispatch_uid="bots-game-changed")
     signals.challenge_created.connect(_on_challenge_created, dispatch_uid="bots-challenge-created")
     signals.worker_tick.connect(_on_worker_tick, dispatch_uid="bots-worker-tick")

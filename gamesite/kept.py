@@ -40,8 +40,8 @@ from django.db.models.signals import post_delete, post_save
 from gamesite.closing import ClosingWith
 
 __all__ = [
-    "answers_once_per_request", "ask_together", "forget", "forget_when_changed", "keep", "keep_many", "kept",
-    "kept_if_any", "kept_of_these",
+    "answers_once_per_request", "ask_together", "ask_with_the_signed_in_user", "asked_with_the_signed_in_user",
+    "forget", "forget_when_changed", "keep", "keep_many", "kept", "kept_if_any", "kept_of_these",
 ]
 
 T = TypeVar("T")
@@ -110,6 +110,21 @@ def ask_together(keys: Iterable[str]) -> None:
     if wanted:
         found = cache.get_many(wanted)
         answers.update({key: found.get(key, _NOT_IN_CACHE) for key in wanted})
+
+
+_with_the_signed_in_user: list[str] = []
+
+
+def ask_with_the_signed_in_user(key: str) -> None:
+    """Ask for the answer under ``key`` in the same trip as each request's signed-in user
+    (accounts/backends.py): for one that nearly every action reads, such as the bot list (the
+    clock of the player to act next asks it inside the move's transaction, its row locked)."""
+    if key not in _with_the_signed_in_user:
+        _with_the_signed_in_user.append(key)
+
+
+def asked_with_the_signed_in_user() -> list[str]:
+    return list(_with_the_signed_in_user)
 
 
 def kept_if_any(key: str) -> Any:

@@ -311,7 +311,59 @@ def test_a_game_page_reads_its_row_alone_and_asks_the_cache_for_the_rest_in_one_
     game_reads = [sql for sql in queries if 'FROM "backgammon_game"' in sql]
     assert len(game_reads) == 1 and "auth_user" not in game_reads[0]  # the players are kept users
     # The signed-in user, then the players, the log, the clock, the menu counts and the note at once.
-    assert trips == ["get", "get_many"]
+    assert trips == ["get_many", "get_many"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_asks_the_cache_nothing_while_its_game_row_is_locked(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, client_for: Any
+) -> None:
+    """The clock of the player to act next asks whether they are a bot: the bot list comes with
+    the signed-in user, before the move's transaction locks the game's row."""
+    from tests.site.page_door import post_environ, through_the_door
+    from tests.site.test_live_push import in_own_thread
+
+    scripted_dice(monkeypatch).then((3, 1), (6, 5))
+    game = start_game(alice, bob, "BX")
+    environ = post_environ(reverse("backgammon:game_act", args=[game.pk]), client_for(alice).cookies["sessionid"].value,
+                           {"kind": "play", "moves_text": "8/5 6/5", "expected_number": game.action_count},
+                           HTTP_HX_REQUEST="true")
+    locked: list[bool] = []  # for each read of the cache: whether a transaction was open
+
+    def move() -> str:
+        from django.core.cache import caches
+
+        def noting(read: Any) -> Any:
+            def noted(*args: Any, **kwargs: Any) -> Any:
+                locked.append(connection.in_atomic_block)
+                return read(*args, **kwargs)
+
+            return noted
+
+        backend = caches["default"]  # the request thread's own
+        for name in ("get", "get_many"):
+            monkeypatch.setattr(backend, name, noting(getattr(backend, name)))
+        return through_the_door(environ).status
+
+    assert in_own_thread(move).startswith("200")
+    assert Game.objects.get(pk=game.pk).action_count > game.action_count
+    assert locked and not any(locked)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_matchs_earlier_moves_lists_come_in_the_pages_one_trip(alice: Any, bob: Any, client_for: Any,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.site.page_door import get_environ
+    from tests.site.test_live_push import in_own_thread
+    from tests.site.test_request_costs import _match_of_many_games
+
+    game = _match_of_many_games(alice, bob, games=1, turns=2)
+    assert game.game_number == 2
+    environ = get_environ(reverse("backgammon:game", args=[game.pk]), client_for(bob).cookies["sessionid"].value)
+    in_own_thread(lambda: _answered_through_the_door(monkeypatch, environ))  # the first view keeps them
+    body, _, trips = in_own_thread(lambda: _answered_through_the_door(monkeypatch, environ))
+    assert "<h3>Game 1</h3>" in body and "<h3>Game 2</h3>" in body
+    assert trips == ["get_many", "get_many"]  # the signed-in user, then everything the page shows
 
 
 @pytest.mark.django_db(transaction=True)
@@ -361,7 +413,7 @@ def test_the_status_page_reads_its_games_alone_and_their_players_in_one_trip(
         assert page.count(">bob<") == 1 and page.count(">charlie<") == 2
     assert not [sql for sql in queries if "auth_user" in sql]  # the players are kept users
     assert len([sql for sql in queries if 'FROM "backgammon_game"' in sql]) == 2  # active, finished
-    assert trips == ["get", "get_many"]  # the signed-in user, then the players, clocks and counts at once
+    assert trips == ["get_many", "get_many"]  # the signed-in user, then the players, clocks and counts at once
     users_read = [sql for sql in cache_cold[1] if 'FROM "auth_user"' in sql]
     assert len(users_read) <= 2  # the signed-in user, then all the players not kept, at once
 
