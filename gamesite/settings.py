@@ -160,6 +160,8 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, its pool checking a connection it lends without a round trip (gamesite/postgres).
+    DATABASES["default"]["ENGINE"] = "gamesite.postgres"
     # A database host that does not answer fails a request (a 503, gamesite/unavailable.py) in
     # seconds rather than holding the worker until the operating system gives up.
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
@@ -167,8 +169,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     )
     # Each process keeps up to this many connections open and lends one to each request (Django's
     # pool, psycopg_pool): a new PostgreSQL connection costs a server process and a few ms,
-    # more than a whole poll. With CONN_HEALTH_CHECKS a lent connection is checked first, so
-    # after a database restart the pool replaces what broke. 0 turns the pool off. Mind
+    # more than a whole poll. With CONN_HEALTH_CHECKS a lent connection is checked first (by a
+    # round trip only when it has something to say), so after a database restart the pool
+    # replaces what broke. 0 turns the pool off. Mind
     # PostgreSQL's max_connections: web processes × this, plus the workers (README, Deploying).
     # Sized for the WEB_THREADS (2) that serve pages in each process, plus the live streams'
     # brief sign-in checks, plus one spare.

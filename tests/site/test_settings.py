@@ -120,7 +120,7 @@ def test_a_misspelt_boolean_stops_the_start() -> None:
 
 def test_the_running_suite_has_dice_key_bytes() -> None:
     assert isinstance(settings.DICE_KEY, bytes) and settings.DICE_KEY
-    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert settings.DATABASES["default"]["ENGINE"] == "gamesite.postgres"
 
 
 @pytest.mark.parametrize(
