@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
-from backgammon.models import Game
+from backgammon.models import Game, GameAction
 from backgammon.services import roll_request
 from tests.site.gamebuilder import act, fast_passwords, start_game, unchanged  # noqa: F401
 
@@ -159,3 +159,25 @@ def test_an_action_reads_the_game_row_once(alice: Any, bob: Any, client_for: Any
     reads = [q["sql"] for q in queries.captured_queries
              if q["sql"].startswith("SELECT") and 'FROM "backgammon_game" ' in q["sql"] and '"backgammon_game"."id" =' in q["sql"]]
     assert len(reads) == 1 and "FOR UPDATE" in reads[0]
+
+
+def test_an_action_appends_its_rows_in_one_insert_and_each_row_knows_its_id(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows go in with one cached statement (services/games.py _insert_actions); an opening
+    roll that ties is re-rolled in the same request: several rows in one INSERT."""
+    from backgammon.services import games
+    from tests.site.gamebuilder import scripted_dice
+
+    scripted_dice(monkeypatch).then((3, 3), (4, 4), (5, 2))
+    appended: list[list[Any]] = []
+    insert = games._insert_actions
+    monkeypatch.setattr(games, "_insert_actions", lambda rows: (appended.append(rows), insert(rows))[1])
+    with CaptureQueriesContext(connection) as queries:
+        game = start_game(alice, bob, "BP")
+    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "backgammon_gameaction"')]
+    rows = [row for batch in appended for row in batch]
+    assert len(inserts) == len(appended) and len(rows) >= 3  # two ties and the opening roll that counts
+    stored = dict(GameAction.objects.filter(game=game).values_list("number", "pk"))
+    assert {row.number: row.pk for row in rows} == stored
+    assert [row.data for row in rows][:2] == [{"kind": "roll", "dice": [3, 3]}, {"kind": "roll", "dice": [4, 4]}]
