@@ -5,8 +5,8 @@ a request by sending an empty query and waiting for the answer: a round trip to 
 the start of every request that touches the database, one more than a move's own statements.
 An idle connection says something only when it is in trouble: PostgreSQL shutting down or
 restarting writes "terminating connection" to each client before closing it, and a closed
-socket reads as its end. So the check here looks at the socket without waiting (``select``
-with no timeout), and sends the empty query only when the connection has something to say, or
+socket reads as its end. So the check here looks at the socket (``poll`` with
+no timeout), and sends the empty query only when the connection has something to say, or
 is known to be closed or broken; a connection that fails is dropped and replaced by the pool, as
 before (tests/site/test_database_restart.py restarts PostgreSQL under load).
 """
@@ -20,16 +20,24 @@ import psycopg
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
 
-__all__ = ["DatabaseWrapper", "check_quietly"]
+__all__ = ["DatabaseWrapper", "check_quietly", "has_something_to_say"]
 
 
 def check_quietly(connection: psycopg.Connection[Any]) -> None:
     """Return if ``connection`` looks fit to lend, raise if it is not (psycopg_pool's ``check``)."""
     if connection.closed or connection.broken:
         raise psycopg.OperationalError("the connection is closed")
-    readable, _, _ = select.select([connection.fileno()], [], [], 0)
-    if readable:  # a farewell, the socket's end, or a notice: the round trip tells which
+    if has_something_to_say(connection.fileno()):  # a farewell, its end, or a notice: the round trip tells which
         ConnectionPool.check_connection(connection)
+
+
+def has_something_to_say(fd: int) -> bool:
+    """Whether the socket ``fd`` can be read (or has ended) right now, without waiting. With
+    ``poll``, not ``select``: an app server holds a socket per open page, and ``select`` refuses
+    any descriptor past 1023."""
+    watch = select.poll()
+    watch.register(fd, select.POLLIN)
+    return bool(watch.poll(0))
 
 
 class DatabaseWrapper(base.DatabaseWrapper):

@@ -67,3 +67,29 @@ def test_a_closed_connection_is_refused() -> None:
     closed.close()
     with pytest.raises(psycopg.OperationalError):
         check_quietly(closed)
+
+
+def test_a_socket_past_descriptor_1023_is_looked_at_too() -> None:
+    """An app server holds a socket per open page: a pooled connection's descriptor may well be
+    past the 1,023 that select() accepts."""
+    import os
+    import resource
+    import socket
+
+    from gamesite.postgres.base import has_something_to_say
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard <= 2000:
+        pytest.skip("this machine allows too few open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 2048), hard))
+    mine, theirs = socket.socketpair()
+    high = os.dup2(mine.fileno(), 2000)
+    try:
+        assert not has_something_to_say(high)
+        theirs.sendall(b"farewell")
+        assert has_something_to_say(high)
+    finally:
+        os.close(high)
+        mine.close()
+        theirs.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
