@@ -11,6 +11,9 @@
    deploy/gunicorn.conf.py, one uvicorn worker per core with two page threads each, on the ASGI application, so open pages wait on
    their /live/ stream; BENCH_PUSH=0 makes the players poll instead) and the task worker, with DEBUG off and the production settings, and a private Redis for the cache
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
+   BENCH_STREAM_SERVERS=N (default 0: the app servers hold the streams too) starts a second
+   group of N processes, the same application, for the pages' /live/ streams alone, as nginx
+   routes them when a deployment gives the streams servers of their own (README, "Deploying").
 3. Measures, with locust headless (bench/web/locustfile.py):
    - first, once the seeded tables are vacuumed and the machine is calm, each request's server
      time, on the wire and in the app (its Server-Timing header): one client, one request at a
@@ -195,6 +198,8 @@ def _settle() -> None:
 # players, in five pairs of runs alternating, the app servers used 0-9% (about 5%) less CPU per
 # request than through TCP on the loopback. BENCH_SOCKETS=0: TCP, as DATABASE_URL says.
 SOCKETS = os.environ.get("BENCH_SOCKETS", "1") == "1"
+# Processes of a second server group for the /live/ streams alone (0: the app servers hold them).
+STREAM_SERVERS = int(os.environ.get("BENCH_STREAM_SERVERS", "0"))
 POSTGRES_SOCKET_FOLDERS = ("/var/run/postgresql", "/tmp")
 
 
@@ -456,6 +461,11 @@ def main() -> None:
     env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
     redis_folder = Path(tempfile.mkdtemp(prefix="bench-redis-"))
     redis = _start_redis(env, redis_folder)
+    stream_server = None
+    if STREAM_SERVERS:
+        stream_port = _free_port()
+        stream_server, _ = _start_server({**env, "WEB_CONCURRENCY": str(STREAM_SERVERS)}, stream_port)
+        env["BENCH_STREAM_HOST"] = f"http://127.0.0.1:{stream_port}"
     port = _free_port()
     server, server_command = _start_server(env, port)
     worker = subprocess.Popen([PYTHON, "manage.py", "db_worker", "--no-reload"], cwd=ROOT,
@@ -483,6 +493,8 @@ def main() -> None:
 
         levels: list[tuple[int, list[Row], float, dict[str, float]]] = []
         processes = {"app servers": server.pid, "task worker": worker.pid, "Redis": redis.pid if redis else None}
+        if stream_server is not None:
+            processes["stream servers"] = stream_server.pid
         best = 0
         for players in LEVELS:
             print(f"{players} players, 5-15 s between actions ...", flush=True)
@@ -510,7 +522,9 @@ def main() -> None:
             "# Web load benchmark (`make bench-web`)", "",
             (f"Machine: {_machine()}. Server: `{server_command}` "
             f"({os.environ.get('WEB_CONCURRENCY', os.cpu_count())} worker processes, "
-            f"{os.environ.get('WEB_THREADS', '2')} page threads each), with the task worker beside "
+            f"{os.environ.get('WEB_THREADS', '2')} page threads each)"
+            f"{f'; the /live/ streams on a second group of {STREAM_SERVERS} such process' + ('es' if STREAM_SERVERS > 1 else '') if STREAM_SERVERS else ''}"
+            ", with the task worker beside "
             f"it, on PostgreSQL{' through its Unix socket' if '@%2F' in database_url else ''}, DEBUG off; "
             "cache and sessions in "
             f"{'a private Redis (REDIS_URL' + (', a Unix socket)' if SOCKETS else ')') if redis else 'the database (no Redis)'}. "
@@ -566,7 +580,7 @@ def main() -> None:
             if missing:
                 report += ["", f"**Not measured at this level: {', '.join(missing)}** (no player got there)."]
     finally:
-        for process in (server, worker, redis):
+        for process in (server, worker, redis, stream_server):
             if process is not None:
                 _stop(process)
         players_file.unlink(missing_ok=True)

@@ -13,7 +13,8 @@ with every game over they keep that page open, its lists asking only when a stat
 
 Environment: BENCH_PLAYERS (file of "username sessionid game_id ..." lines), BENCH_THINK
 ("5-15" seconds), BENCH_POLL_SECONDS (2), BENCH_APP_TIMES (where to write each endpoint's times
-in the app, as their answers' Server-Timing told).
+in the app, as their answers' Server-Timing told), BENCH_STREAM_HOST (where the pages' /live/
+streams connect, when stream servers of their own serve them: bench_web.py, BENCH_STREAM_SERVERS).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ PUSH = os.environ.get("BENCH_PUSH", "1") == "1"
 SAFETY_POLL_SECONDS = 30.0
 MENU_COUNT_SECONDS = 10.0
 LOGIN_PASSWORD = os.environ.get("BENCH_PASSWORD", "")
+STREAM_HOST = os.environ.get("BENCH_STREAM_HOST", "")
 # The figures are reset this long after locust has started the last player (bench_web.py): the
 # first pages of the players started last are answered after that moment, and would otherwise
 # be measured as play.
@@ -152,7 +154,7 @@ class Player(FastHttpUser):
         # Every game of this player is over: they keep their status page open like anyone idle.
         # Its lists ask for themselves when a status event says they changed (and live.js asks
         # once when the stream says hello); without push, live.js polls them with back-off.
-        events = _Stream(self.host, self.session_id, "/live/") if PUSH else None
+        events = _Stream(STREAM_HOST or self.host, self.session_id, "/live/") if PUSH else None
         delay = POLL_SECONDS
         while True:
             if events is not None and events.alive:
@@ -170,7 +172,7 @@ class Player(FastHttpUser):
         self.csrf_token = token.group(1) if token else ""
         badge = MENU_COUNTS.search(page)
         self.menu_counts_url = html.unescape(badge.group(1)) if badge else "/menu-counts/"
-        events = _Stream(self.host, self.session_id, f"/live/?game={game_id}") if PUSH else None
+        events = _Stream(STREAM_HOST or self.host, self.session_id, f"/live/?game={game_id}") if PUSH else None
         next_menu_count = time.monotonic() + MENU_COUNT_SECONDS
         try:
             while True:
@@ -207,7 +209,7 @@ class Player(FastHttpUser):
                         # EventSource, open it again after its "retry" of 2 s; on its hello,
                         # live.js looks once at every region: the counts, and the game below.
                         events.close()
-                        events = _Stream(self.host, self.session_id, f"/live/?game={game_id}")
+                        events = _Stream(STREAM_HOST or self.host, self.session_id, f"/live/?game={game_id}")
                         if events.alive:
                             self._menu_counts()
                     elif time.monotonic() >= next_menu_count:
