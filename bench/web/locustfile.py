@@ -154,7 +154,7 @@ class Player(FastHttpUser):
         # Every game of this player is over: they keep their status page open like anyone idle.
         # Its lists ask for themselves when a status event says they changed (and live.js asks
         # once when the stream says hello); without push, live.js polls them with back-off.
-        events = _Stream(STREAM_HOST or self.host, self.session_id, "/live/") if PUSH else None
+        events = self._stream("/live/") if PUSH else None
         delay = POLL_SECONDS
         while True:
             if events is not None and events.alive:
@@ -172,7 +172,7 @@ class Player(FastHttpUser):
         self.csrf_token = token.group(1) if token else ""
         badge = MENU_COUNTS.search(page)
         self.menu_counts_url = html.unescape(badge.group(1)) if badge else "/menu-counts/"
-        events = _Stream(STREAM_HOST or self.host, self.session_id, f"/live/?game={game_id}") if PUSH else None
+        events = self._stream(f"/live/?game={game_id}") if PUSH else None
         next_menu_count = time.monotonic() + MENU_COUNT_SECONDS
         try:
             while True:
@@ -209,7 +209,7 @@ class Player(FastHttpUser):
                         # EventSource, open it again after its "retry" of 2 s; on its hello,
                         # live.js looks once at every region: the counts, and the game below.
                         events.close()
-                        events = _Stream(STREAM_HOST or self.host, self.session_id, f"/live/?game={game_id}")
+                        events = self._stream(f"/live/?game={game_id}")
                         if events.alive:
                             self._menu_counts()
                     elif time.monotonic() >= next_menu_count:
@@ -231,6 +231,10 @@ class Player(FastHttpUser):
         finally:
             if events is not None:
                 events.close()
+
+    def _stream(self, path: str) -> _Stream:
+        """The page's live stream, from the stream servers when they have their own."""
+        return _Stream(STREAM_HOST or self.host, self.session_id, path)
 
     def _menu_counts(self) -> None:
         """The header's PLAY badge asks for both menu counts, saying the ones it shows."""
