@@ -22,7 +22,7 @@ serves every machine:
 - WEB_THREADS (read by gamesite/asgi.py): threads per process serving the pages, default 2
   (one works while the other waits on the database or Redis; more only take turns on the
   interpreter: scale with processes); DATABASE_POOL_SIZE (settings, default 4) keeps that many
-  connections per process: the page threads, two more for the live streams' sign-in checks.
+  connections per process: one for each page thread (they check the live streams too), two spare.
 
 gunicorn's access log stays off: the site writes its own line per request
 (gamesite/request_log.py, JSON with LOG_FORMAT=json) with the user and the request id.

@@ -12,6 +12,10 @@ page thread starts, and an answer goes to the loop in one hand-over: the status 
 the first piece of the body, and the last piece marked as the last (a streamed answer, such as a
 static file, still goes piece by piece, each as it comes). What a2wsgi does otherwise (the
 threads, the environ, closing the answer after its last byte) is unchanged.
+
+A view may also leave the rest of its answer to the event loop (``FINISH_ON_LOOP``): the live
+stream checks its request in a page thread like any page, then holds its connection open on the
+loop with nothing of Django's request kept alive (backgammon/views/live.py).
 """
 
 from __future__ import annotations
@@ -19,16 +23,26 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from a2wsgi.wsgi import Body, WSGIMiddleware, WSGIResponder, build_environ
 
-__all__ = ["PREREAD_BYTES", "PageThreads"]
+__all__ = ["FINISH_ON_LOOP", "PREREAD_BYTES", "Finisher", "PageThreads"]
 
 PREREAD_BYTES = 1 << 20
 """Request bodies up to this size are read before the page thread starts (forms, API calls);
 larger ones (an upload) are read as Django asks for them."""
+
+Finisher = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
+"""``finish(start, receive, send)``: sends the whole answer itself, ``start`` being the status and
+headers Django gave (the ASGI ``http.response.start`` message, not yet sent)."""
+
+FINISH_ON_LOOP = "gamesite.finish_on_loop"
+"""The environ key (``request.META`` in a view) of a callable taking a ``Finisher``: once Django is
+done with the request (its answer closed, its thread free for the next), the door runs the
+finisher on the event loop in place of sending the answer's body, and the finisher always runs,
+so it can let go of what the view took for it. Absent under any other server."""
 
 
 class PageThreads(WSGIMiddleware):
@@ -45,12 +59,14 @@ class _Responder(WSGIResponder):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self._start: dict[str, Any] | None = None
+        self._finishers: list[Finisher] = []
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         body = Body(self.loop, receive)
         if _length(scope) <= PREREAD_BYTES:
             await _read_whole(body, receive)
         environ = build_environ(scope, body)
+        environ[FINISH_ON_LOOP] = self._finishers.append
         sender = self.loop.create_task(self.sender(send))
         try:
             await self.loop.run_in_executor(self.executor, _in_the_threads_context, self.wsgi, environ,
@@ -62,6 +78,8 @@ class _Responder(WSGIResponder):
         finally:
             if not sender.done():
                 sender.cancel()
+            if self._finishers:
+                await self._finishers[0](self._start or _FAILED, receive, send)
 
     def start_response(self, status: str, response_headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
         """Kept until the body's first piece goes (a2wsgi sends it at once, and waits)."""
@@ -76,6 +94,8 @@ class _Responder(WSGIResponder):
     def wsgi(self, environ: Any, start_response: Any) -> None:
         iterable: Iterable[bytes] = self.app(environ, start_response)
         try:
+            if self._finishers:  # the finisher sends the body, on the loop
+                return
             held: bytes | None = None  # one piece behind, so the last is known as the last
             for chunk in iterable:
                 if held is not None:
@@ -96,6 +116,9 @@ class _Responder(WSGIResponder):
 
         asyncio.run_coroutine_threadsafe(put_all(), loop=self.loop).result()
 
+
+# What a finisher is given if the view's request failed before Django answered it.
+_FAILED: dict[str, Any] = {"type": "http.response.start", "status": 500, "headers": []}
 
 _page_thread = threading.local()
 

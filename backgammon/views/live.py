@@ -18,6 +18,8 @@ publications render pushed regions and counts only for players who will see them
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import time
@@ -29,8 +31,6 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
 from django.http import (
     Http404,
     HttpRequest,
@@ -51,6 +51,7 @@ from backgammon.live import (
     user_group,
 )
 from backgammon.models import Game
+from gamesite.page_threads import FINISH_ON_LOOP
 
 __all__ = ["live_events"]
 
@@ -74,8 +75,8 @@ def _unavailable(reason: str) -> HttpResponse:
     return response
 
 
-def _too_many_streams(request: HttpRequest, user: Any) -> bool:
-    return is_ratelimited(request, group="live-streams", key=lambda _group, _request: str(user.pk),
+def _too_many_streams(request: HttpRequest) -> bool:
+    return is_ratelimited(request, group="live-streams", key=lambda _group, _request: str(request.user.pk),
                           rate=settings.LIVE_STREAMS_RATE, increment=True)
 
 
@@ -92,19 +93,17 @@ def _game_for(game_id_text: str, user: Any) -> Game | HttpResponse:
     return game
 
 
-def _let_go_of_the_database() -> None:
-    # A stream lasts as long as the page: it must not hold a database connection meanwhile
-    # (sessions, presence and the checks above used one; the stream needs none).
-    if not connection.in_atomic_block:
-        connection.close()
-
-
 @login_required
 @require_GET
-async def live_events(request: HttpRequest) -> HttpResponse:
-    """The event stream for one open page (see the module's docstring)."""
-    user = await request.auser()  # type: ignore[attr-defined]
-    if await sync_to_async(_too_many_streams)(request, user):
+def live_events(request: HttpRequest) -> HttpResponse:
+    """The event stream for one open page (see the module's docstring).
+
+    The request is checked here, in a page thread, as any page is; the stream itself is then held
+    on the app server's event loop (gamesite/page_threads.py, FINISH_ON_LOOP), where an open page
+    weighs only its coroutine and its connection: none of Django's request, its thread or its
+    per-request contexts stays alive while the page waits."""
+    user = request.user
+    if _too_many_streams(request):
         response = HttpResponse("Too many live-update streams opened just now: this page polls instead.",
                                 status=429, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = "60"
@@ -113,29 +112,72 @@ async def live_events(request: HttpRequest) -> HttpResponse:
     marks = [listening_key(user.pk)]
     game_id_text = request.GET.get("game")
     if game_id_text is not None:
-        found = await sync_to_async(_game_for)(game_id_text, user)
+        found = _game_for(game_id_text, user)
         if isinstance(found, HttpResponse):
             return found
         if found.side_of(user) is None:
             groups.append(game_group(found.pk))
         else:  # a player hears their own games' news in their own group, the region included
             marks.append(listening_key(user.pk, found.pk))
-    if not isinstance(request, ASGIRequest):
+    finish_on_loop = request.META.get(FINISH_ON_LOOP)
+    if finish_on_loop is None:
         return _unavailable("Live updates need the ASGI server: this page polls instead.")
     layer = get_channel_layer()
     if layer is None:
         return _unavailable("Live updates are not configured: this page polls instead.")
+    finish_on_loop(functools.partial(_stream, layer, groups, marks))
+    # The body is the finisher's: a streamed answer, so that no Content-Length is set for it.
+    response = StreamingHttpResponse((), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str],
+                  start: dict[str, Any], receive: Any, send: Any) -> None:
+    """The answer of a checked stream request, on the event loop: its groups joined, ``hello``,
+    then the events until the page goes away (see ``_events``)."""
+    if start["status"] != 200:  # Django's answer was not the stream after all (an error page)
+        await send(start)
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        return
     try:
         channel = await layer.new_channel()
         for group in groups:
             await layer.group_add(group, channel)
     except Exception:  # Redis unreachable: the page polls until it can connect again.
         log.warning("live updates unavailable", exc_info=True)
-        return _unavailable("Live updates are unavailable just now: this page polls instead.")
-    response = StreamingHttpResponse(_events(layer, channel, groups, marks), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    return response
+        await _send_unavailable(start, send, "Live updates are unavailable just now: this page polls instead.")
+        return
+    await send(start)
+    gone = asyncio.ensure_future(_page_gone(receive))
+    try:
+        async with contextlib.aclosing(_events(layer, channel, marks, gone)) as events:
+            async for text in events:
+                await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+        if not gone.done():
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        gone.cancel()
+        try:
+            for group in groups:
+                await layer.group_discard(group, channel)
+        except Exception:  # Redis gone meanwhile: the group's members expire there by themselves.
+            log.info("live stream left its groups uncleaned", exc_info=True)
+
+
+async def _send_unavailable(start: dict[str, Any], send: Any, reason: str) -> None:
+    """A 503 in place of the stream, with the headers Django gave it but its own type."""
+    headers = [(name, value) for name, value in start["headers"] if name not in (b"content-type", b"cache-control")]
+    headers += [(b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"30")]
+    await send({**start, "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": reason.encode(), "more_body": False})
+
+
+async def _page_gone(receive: Any) -> None:
+    """Returns once the browser has closed the connection (the request's body is read already)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _hello() -> str:
@@ -143,15 +185,15 @@ def _hello() -> str:
     return f"retry: {RECONNECT_MS}\nevent: hello\ndata: {json.dumps({'poll': poll})}\n\n"
 
 
-async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], marks: list[str]) -> AsyncIterator[str]:
+async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
+                  gone: asyncio.Future[None]) -> AsyncIterator[str]:
     """``hello`` first (a page that never sees it is behind a buffering proxy and polls), then
-    the events of each message to the page's groups, with a keep-alive comment when quiet."""
+    the events of each message to the page's groups, with a keep-alive comment when quiet,
+    until the page is ``gone``."""
     waiting: asyncio.Future[dict[str, Any]] | None = None
     marked_at = 0.0
     checking = False  # a delivery check is on its way to this stream
     try:
-        # The middleware is done with the request by now (this runs in its thread).
-        await sync_to_async(_let_go_of_the_database)()
         await _in_a_shared_thread(_open_marks, marks)
         marked_at = time.monotonic()
         yield _hello()
@@ -161,7 +203,10 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], mark
                 marked_at = time.monotonic()
             if waiting is None:
                 waiting = asyncio.ensure_future(layer.receive(channel))
-            done, _ = await asyncio.wait({waiting}, timeout=KEEPALIVE_SECONDS)
+            done, _ = await asyncio.wait({waiting, gone}, timeout=KEEPALIVE_SECONDS,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if gone in done:
+                return
             if not done:
                 # Quiet: check that messages still reach this stream, by sending it one. A Redis
                 # subscription that broke says nothing; the check sent a quiet period ago never
@@ -182,13 +227,11 @@ async def _events(layer: BaseChannelLayer, channel: str, groups: list[str], mark
     finally:
         if waiting is not None:
             waiting.cancel()
-        try:
-            if marked_at:
+        if marked_at:
+            try:
                 await _in_a_shared_thread(_close_marks, marks)
-            for group in groups:
-                await layer.group_discard(group, channel)
-        except Exception:  # Redis gone meanwhile: the group's members expire there by themselves.
-            log.info("live stream left its groups uncleaned", exc_info=True)
+            except Exception:  # the cache out of reach: the marks lapse by themselves
+                log.info("live stream left its listening marks", exc_info=True)
 
 
 async def _sent_a_check(layer: BaseChannelLayer, channel: str) -> bool:

@@ -1,6 +1,7 @@
 """Live updates by push (issue 10, item 3): the event stream at /live/ and who may hear what.
 
-The stream is read through Django's async test client (an ASGI request, as under uvicorn) with
+The stream is read through the app server's own ASGI application (tests/site/asgi_client.py: the
+request checked in a page thread, the stream then held on the event loop, as under uvicorn) with
 the in-memory channel layer the suite runs on (REDIS_URL unset). A move is made through the
 service, whose game_changed signal (sent on commit) publishes the events.
 """
@@ -8,7 +9,6 @@ service, whose game_changed signal (sent on commit) publishes the events.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import os
 import re
@@ -22,14 +22,14 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import connections
-from django.http import StreamingHttpResponse
-from django.test import AsyncClient, Client
+from django.test import Client
 from django.urls import reverse
 
 from backgammon import live
 from backgammon.engine.actions import Action
 from backgammon.models import Game
 from backgammon.services import challenge_create, roll_request
+from tests.site.asgi_client import AsgiAnswer, AsgiClient, close_every_answer
 from tests.site.gamebuilder import THREE_DAYS, act, scripted_dice, start_game
 from tests.site.test_settings import ROOT
 
@@ -51,19 +51,8 @@ def _no_app_server_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live, "_server_loop", None)
 
 
-@pytest.fixture(autouse=True)
-def _let_go_of_request_connections() -> Iterator[None]:
-    """The async test client keeps each request's database connection open (for the test's
-    transaction), in the request's own thread, which is gone after: collect them, so they close
-    before the test database is dropped."""
-    yield
-    gc.collect()
-
-
-def async_client_for(user: Any) -> AsyncClient:
-    client = AsyncClient()
-    client.force_login(user)
-    return client
+def async_client_for(user: Any) -> AsgiClient:
+    return AsgiClient(user)
 
 
 async def next_event(stream: AsyncIterator[bytes], seconds: float = WITHIN_SECONDS) -> str:
@@ -87,14 +76,19 @@ async def next_message(stream: AsyncIterator[bytes], seconds: float = WITHIN_SEC
                 return name, json.loads(line.removeprefix("data: "))
 
 
-async def open_stream(client: AsyncClient, query: str = "") -> AsyncIterator[bytes]:
+async def open_page(client: AsgiClient, query: str = "") -> tuple[AsgiAnswer, AsyncIterator[bytes]]:
+    """A page's stream, opened, its hello heard: the answer (to close it) and its events."""
     response = await client.get(LIVE + query)
-    assert response.status_code == 200, response.content
-    assert isinstance(response, StreamingHttpResponse)
+    assert response.status_code == 200, await response.content()
     assert response["Content-Type"] == "text/event-stream" and response["Cache-Control"] == "no-cache"
-    stream = one_event_at_a_time(aiter(response.streaming_content))  # type: ignore[arg-type]
+    assert not response.has_header("Content-Length")
+    stream = one_event_at_a_time(response.chunks())
     assert await next_event(stream) == "hello"
-    return stream
+    return response, stream
+
+
+async def open_stream(client: AsgiClient, query: str = "") -> AsyncIterator[bytes]:
+    return (await open_page(client, query))[1]
 
 
 async def one_event_at_a_time(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
@@ -132,9 +126,17 @@ def in_own_thread(call: Callable[[], T]) -> T:
         return pool.submit(closing).result()
 
 
-def run(scenario: Callable[[], Any]) -> None:
-    """Run an async scenario from this sync test (its sync_to_async calls run in its thread)."""
-    in_own_thread(async_to_sync(scenario))
+def run(scenario: Callable[[], Any]) -> Any:
+    """Run an async scenario from this sync test (its sync_to_async calls run in its thread); the
+    pages it left open are closed after it, as a browser's are when it quits."""
+
+    async def and_close() -> Any:
+        try:
+            return await scenario()
+        finally:
+            await close_every_answer()
+
+    return in_own_thread(async_to_sync(and_close))
 
 
 def test_a_move_reaches_the_opponents_game_page_and_status_within_a_second(
@@ -174,7 +176,7 @@ def test_the_opponents_open_page_is_pushed_its_region_as_it_would_fetch_it(
         alices_news = await next_message(alices_game_page)
         return bobs_news[1], alices_news[1]
 
-    bobs_news, alices_news = in_own_thread(async_to_sync(scenario))
+    bobs_news, alices_news = run(scenario)
     played = Game.objects.get()
     # Alice made the move: her page has the region already (the move's answer), so hers has none.
     assert alices_news == {"g": game_id, "n": played.action_count}
@@ -267,19 +269,59 @@ def test_a_stream_marks_its_player_listening_while_it_is_open(alice: Any, bob: A
     marks = [live.listening_key(bob.pk), live.listening_key(bob.pk, game_id)]
 
     async def scenario() -> None:
-        response = await bobs_client.get(f"{LIVE}?game={game_id}")
-        stream = aiter(response.streaming_content)  # type: ignore[arg-type]
-        assert await next_event(stream) == "hello"
+        page, _ = await open_page(bobs_client, f"?game={game_id}")
         assert set(await cache.aget_many(marks)) == set(marks)
-        # The page is closed: uvicorn cancels the stream's task, waiting for its next event.
-        waiting = asyncio.ensure_future(anext(stream))
-        await asyncio.sleep(0.05)
-        waiting.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await waiting
+        await page.close()  # the browser went away: the server hears it, the stream ends
         assert await cache.aget_many(marks) == {}
 
     run(scenario)
+
+
+def test_an_open_stream_holds_no_thread_and_leaves_its_groups_when_its_page_closes(
+    alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream waits on the event loop: a thousand open pages are not a thousand threads, and a
+    page gone is a stream gone, out of its groups."""
+    import threading
+
+    a_move_by_alice(alice, bob, monkeypatch)
+    game_id = Game.objects.get().pk
+    layer = live.get_channel_layer()
+    watching = [live.user_group(charlie.pk), live.game_group(game_id)]
+
+    def members() -> int:
+        return sum(len(layer.groups.get(group, {})) for group in watching)
+
+    def page_threads() -> list[str]:
+        return [thread.name for thread in threading.enumerate() if thread.name.startswith("WSGI_")]
+
+    def other_threads() -> list[str]:
+        return sorted(thread.name for thread in threading.enumerate() if not thread.name.startswith("WSGI_"))
+
+    charlies_client = async_client_for(charlie)
+
+    async def scenario() -> None:
+        # The first few start the loop's shared threads (for the marks); the page threads are
+        # WEB_THREADS at most, however many pages are open, and free once each is checked.
+        first = [(await open_page(charlies_client, f"?game={game_id}"))[0] for _ in range(3)]
+        threads = other_threads()
+        pages = [(await open_page(charlies_client, f"?game={game_id}"))[0] for _ in range(10)]
+        assert other_threads() == threads, other_threads()
+        assert len(page_threads()) <= 2  # WEB_THREADS is not set in the suite
+        assert members() == 26
+        for page in [*first, *pages]:
+            await page.close()
+        assert members() == 0
+
+    async def and_close() -> None:
+        try:
+            await scenario()
+        finally:
+            await close_every_answer()
+
+    # On an event loop of its own, as uvicorn's: under async_to_sync (run) asgiref would run every
+    # request's thread-sensitive work in the calling thread, and no stream could start one.
+    in_own_thread(lambda: asyncio.run(and_close()))
 
 
 def test_a_mark_stays_while_any_of_the_players_pages_under_it_is_open(alice: Any, bob: Any,
@@ -293,18 +335,11 @@ def test_a_mark_stays_while_any_of_the_players_pages_under_it_is_open(alice: Any
     bobs_client = async_client_for(bob)
     any_page, game_page = live.listening_key(bob.pk), live.listening_key(bob.pk, game_id)
 
-    async def opened(query: str) -> Any:
-        response = await bobs_client.get(f"{LIVE}{query}")
-        stream = aiter(response.streaming_content)  # type: ignore[arg-type]
-        assert await next_event(stream) == "hello"
-        return stream
+    async def opened(query: str) -> AsgiAnswer:
+        return (await open_page(bobs_client, query))[0]
 
-    async def closed(stream: Any) -> None:
-        waiting = asyncio.ensure_future(anext(stream))
-        await asyncio.sleep(0.05)
-        waiting.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await waiting
+    async def closed(page: AsgiAnswer) -> None:
+        await page.close()
 
     async def scenario() -> None:
         first_tab, second_tab = await opened(f"?game={game_id}"), await opened(f"?game={game_id}")
@@ -410,7 +445,8 @@ def test_a_private_game_refuses_a_watcher_with_403_and_keeps_its_players(
 
     async def scenario() -> None:
         refused = await charlies_client.get(f"{LIVE}?game={game.pk}")
-        assert refused.status_code == 403 and not isinstance(refused, StreamingHttpResponse)
+        assert refused.status_code == 403 and refused["Content-Type"].startswith("text/plain")
+        assert await refused.content() == b"You may not follow this game."  # whole: no stream
         await open_stream(bobs_client, f"?game={game.pk}")
 
     run(scenario)
@@ -435,7 +471,7 @@ def test_visitors_are_sent_to_log_in_and_only_get_is_allowed(alice: Any) -> None
     alices_client = async_client_for(alice)
 
     async def scenario() -> None:
-        visitor = await AsyncClient().get(LIVE)
+        visitor = await AsgiClient().get(LIVE)
         assert visitor.status_code == 302 and visitor["Location"].startswith(reverse("accounts:login"))
         posted = await alices_client.post(LIVE)
         assert posted.status_code == 405
@@ -445,7 +481,7 @@ def test_visitors_are_sent_to_log_in_and_only_get_is_allowed(alice: Any) -> None
 
 def test_a_wsgi_server_answers_503_so_the_page_polls(alice: Any, client_for: Callable[[Any], Client]) -> None:
     client = client_for(alice)
-    response = in_own_thread(lambda: client.get(LIVE))  # an async view under WSGI: async_to_sync
+    response = client.get(LIVE)  # Django's WSGI handler, as under gunicorn's sync workers
     assert response.status_code == 503 and response["Retry-After"]
     assert "polls instead" in response.content.decode()
 
@@ -462,7 +498,11 @@ def test_an_unreachable_redis_answers_503_and_moves_still_apply(
 
     async def scenario() -> None:
         response = await bobs_client.get(LIVE)
-        assert response.status_code == 503
+        assert response.status_code == 503 and response["Retry-After"] == "30"
+        assert response["Content-Type"] == "text/plain; charset=utf-8"
+        assert b"polls instead" in await response.content()
+        assert response.has_header("X-Frame-Options")  # Django's headers, but not a stream's
+        await response.close()
 
     run(scenario)
     before = Game.objects.get().action_count
@@ -492,7 +532,7 @@ def test_the_suite_and_make_run_use_the_in_memory_layer_without_redis(alice: Any
     async def scenario() -> None:
         # That layer does not hear the task worker (another process): pages look now and then too.
         response = await alices_client.get(LIVE)
-        first = (await anext(aiter(response.streaming_content))).decode()  # type: ignore[arg-type]
+        first = (await anext(response.chunks())).decode()
         assert first == 'retry: 2000\nevent: hello\ndata: {"poll": 15}\n\n'
 
     run(scenario)

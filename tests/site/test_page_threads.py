@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gamesite.page_threads import PREREAD_BYTES, PageThreads
+from gamesite.page_threads import FINISH_ON_LOOP, PREREAD_BYTES, PageThreads
 from tests.site.test_live_push import in_own_thread
 
 
@@ -115,6 +115,50 @@ def test_an_app_that_fails_before_its_answer_sends_nothing_and_the_server_answer
     with pytest.raises(RuntimeError, match="broken view"):
         sent = _serve(app, _scope(), [], [])
     assert sent == []
+
+
+def test_an_answer_left_to_the_loop_is_finished_there_once_the_request_is_closed() -> None:
+    """The live stream's way (backgammon/views/live.py): the view checks the request in a page
+    thread and leaves its body to a coroutine on the loop, given the status and headers."""
+    events: list[str] = []
+
+    class Checked(list[bytes]):
+        def close(self) -> None:
+            events.append("request closed")
+
+    async def finish(start: dict[str, Any], receive: Any, send: Any) -> None:
+        events.append("finishing")
+        await send({**start, "headers": [*start["headers"], (b"x-finished", b"on the loop")]})
+        await send({"type": "http.response.body", "body": b"event: hello\n\n", "more_body": False})
+
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        environ[FINISH_ON_LOOP](finish)
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+        return Checked([b"never sent"])
+
+    sent = _serve(app, _scope(), [], events)
+    assert sent == [
+        {"type": "http.response.start", "status": 200,
+         "headers": [(b"content-type", b"text/event-stream"), (b"x-finished", b"on the loop")]},
+        {"type": "http.response.body", "body": b"event: hello\n\n", "more_body": False},
+    ]
+    assert events.index("request closed") < events.index("finishing")
+
+
+def test_an_answer_left_to_the_loop_is_finished_even_when_the_app_then_fails() -> None:
+    """What the view took for its finisher (a stream's groups, its marks) is always let go of."""
+    given: list[dict[str, Any]] = []
+
+    async def finish(start: dict[str, Any], receive: Any, send: Any) -> None:
+        given.append(start)
+
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        environ[FINISH_ON_LOOP](finish)
+        raise RuntimeError("broken middleware")
+
+    with pytest.raises(RuntimeError, match="broken middleware"):
+        _serve(app, _scope(), [], [])
+    assert [start["status"] for start in given] == [500]
 
 
 def test_a_page_threads_requests_share_its_cache_backend() -> None:
