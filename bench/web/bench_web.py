@@ -274,7 +274,8 @@ def _start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen[byte
             return server, command
         except OSError:
             time.sleep(0.3)
-    server.kill()
+    os.killpg(server.pid, signal.SIGKILL)  # its workers too, not only gunicorn's master
+    server.wait()
     sys.exit("the app server did not answer within 30 s")
 
 
@@ -461,19 +462,19 @@ def main() -> None:
     env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
     redis_folder = Path(tempfile.mkdtemp(prefix="bench-redis-"))
     redis = _start_redis(env, redis_folder)
-    stream_server = None
-    if STREAM_SERVERS:
-        stream_port = _free_port()
-        stream_server, _ = _start_server({**env, "WEB_CONCURRENCY": str(STREAM_SERVERS)}, stream_port)
-        env["BENCH_STREAM_HOST"] = f"http://127.0.0.1:{stream_port}"
-    port = _free_port()
-    server, server_command = _start_server(env, port)
-    worker = subprocess.Popen([PYTHON, "manage.py", "db_worker", "--no-reload"], cwd=ROOT,
-                              env=env, start_new_session=True, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    host = f"http://127.0.0.1:{port}"
+    stream_server = server = worker = None
     report: list[str] = []
-    try:
+    try:  # whatever started is stopped, even when a server fails to start
+        if STREAM_SERVERS:
+            stream_port = _free_port()
+            stream_server, _ = _start_server({**env, "WEB_CONCURRENCY": str(STREAM_SERVERS)}, stream_port)
+            env["BENCH_STREAM_HOST"] = f"http://127.0.0.1:{stream_port}"
+        port = _free_port()
+        server, server_command = _start_server(env, port)
+        worker = subprocess.Popen([PYTHON, "manage.py", "db_worker", "--no-reload"], cwd=ROOT,
+                                  env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        host = f"http://127.0.0.1:{port}"
         print("on the wire: one request at a time (server time per request) ...", flush=True)
         wire_rows = wire.measure(port, players_file)
         for row in wire_rows:
