@@ -69,9 +69,14 @@ RECONNECT_MS = 2000
 UNSHARED_LAYER_POLL_SECONDS = 15
 
 
+# A page refused its stream with 503 polls meanwhile, and tries the stream again this much later.
+UNAVAILABLE_RETRY_SECONDS = 30
+PLAIN_TEXT = "text/plain; charset=utf-8"
+
+
 def _unavailable(reason: str) -> HttpResponse:
-    response = HttpResponse(reason, status=503, content_type="text/plain; charset=utf-8")
-    response["Retry-After"] = "30"
+    response = HttpResponse(reason, status=503, content_type=PLAIN_TEXT)
+    response["Retry-After"] = str(UNAVAILABLE_RETRY_SECONDS)
     return response
 
 
@@ -89,7 +94,7 @@ def _game_for(game_id_text: str, user: Any) -> Game | HttpResponse:
     if game is None:
         raise Http404("There is no such game.")
     if not may_watch(game, user):
-        return HttpResponseForbidden("You may not follow this game.", content_type="text/plain; charset=utf-8")
+        return HttpResponseForbidden("You may not follow this game.", content_type=PLAIN_TEXT)
     return game
 
 
@@ -105,7 +110,7 @@ def live_events(request: HttpRequest) -> HttpResponse:
     user = request.user
     if _too_many_streams(request):
         response = HttpResponse("Too many live-update streams opened just now: this page polls instead.",
-                                status=429, content_type="text/plain; charset=utf-8")
+                                status=429, content_type=PLAIN_TEXT)
         response["Retry-After"] = "60"
         return response
     groups = [user_group(user.pk)]
@@ -167,9 +172,10 @@ async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str],
 
 
 async def _send_unavailable(start: dict[str, Any], send: Any, reason: str) -> None:
-    """A 503 in place of the stream, with the headers Django gave it but its own type."""
+    """``_unavailable``'s answer in place of the stream, once Django has answered for it: its
+    headers, but the 503's own type and Retry-After."""
     headers = [(name, value) for name, value in start["headers"] if name not in (b"content-type", b"cache-control")]
-    headers += [(b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"30")]
+    headers += [(b"content-type", PLAIN_TEXT.encode()), (b"retry-after", str(UNAVAILABLE_RETRY_SECONDS).encode())]
     await send({**start, "status": 503, "headers": headers})
     await send({"type": "http.response.body", "body": reason.encode(), "more_body": False})
 
