@@ -19,8 +19,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.http import HttpRequest
-from django.middleware.csrf import get_token
-from django.template import engines
 from django.utils.safestring import SafeString
 
 from accounts.vacations import vacations_end_key
@@ -29,7 +27,7 @@ from backgammon.game_page import GamePage, build_page
 from backgammon.models import Game
 from backgammon.move_records import logged_actions, version_to_read
 from backgammon.services.notes import note_key
-from gamesite.jinja_env import NO_TOKEN, earlier_moves_key
+from gamesite.jinja_env import NO_TOKEN, earlier_moves_key, render_jinja
 from gamesite.kept import ask_together
 from gamesite.kept_urls import kept_reverse
 from gamesite.menu_counts import menu_counts_keys
@@ -120,14 +118,7 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
 def render_region(template: str, context: dict[str, Any], request: HttpRequest | None = None) -> SafeString:
     """The region (REGION_TEMPLATE) or its main column (MAIN_TEMPLATE); with the request, its
     forms carry the request's CSRF token."""
-    if request is not None:
-        # The token is read once for all the region's forms. Django's Jinja2 backend, given the
-        # request, would put a lazy token in the context that masks the secret afresh each time
-        # a form reads it (32 random characters from os.urandom each): two reads per form, half
-        # of the mover's region's rendering time.
-        context = {**context, "request": request, "csrf_token": get_token(request)}
-    html = engines["jinja2"].get_template(template).render(context)
-    return SafeString(html)
+    return render_jinja(template, context, request)
 
 
 def pushed_region(game: Game, user: Any) -> str:

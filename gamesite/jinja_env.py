@@ -1,35 +1,44 @@
 """The Jinja2 environment of the templates in the apps' ``jinja2/`` folders (settings.TEMPLATES).
 
-Only the game region is written for Jinja2 (backgammon/jinja2/backgammon/): it is rendered for nearly every
-request a player's open page makes and twice per move (the mover's answer and the opponent's
-pushed update), and Django's template engine was about two thirds of its cost. The helpers
-here are the same functions the Django templates' tags call, so both engines write the same
-markup; everything else stays in Django templates.
+Only the game region and Game status's lists are written for Jinja2 (backgammon/jinja2/backgammon/):
+the region is rendered for nearly every request a player's open page makes and twice per move
+(the mover's answer and the opponent's pushed update), and Django's template engine was about two
+thirds of its cost; the lists are the page players open as each game ends, and what every open
+status page asks for again when the server says they changed. The helpers here are the same
+functions the Django templates' tags call, so both engines write the same markup; everything else
+stays in Django templates.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.cache.utils import make_template_fragment_key
-from django.template.defaultfilters import pluralize
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template import engines
+from django.template.defaultfilters import linebreaksbr, pluralize
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince
 from jinja2 import Environment, StrictUndefined, pass_context
 
 from accounts.templatetags.players import player_link
 from backgammon.board_markup import board_svg_markup
+from backgammon.clock_words import time_left_words
+from backgammon.game_rows import opponent_name, score_for
 from backgammon.moves_markup import moves_record_markup
-from backgammon.templatetags.game_clock import time_left_words
 from gamesite.kept import kept
 from gamesite.kept_urls import kept_reverse
 from tournaments.templatetags.ratings import rating_changes_note
 
-__all__ = ["NO_TOKEN", "earlier_moves_key", "environment"]
+__all__ = ["NO_TOKEN", "earlier_moves_key", "environment", "render_jinja"]
 
 # What Django's {% csrf_token %} writes nothing for: a region rendered with no request
 # (backgammon/game_region.pushed_region).
@@ -79,6 +88,29 @@ def analysis_panel(context: Any, game: Any) -> SafeString:
     return render_to_string("analysis/_panel.html", {**panel_context(game), "csrf_token": context.get("csrf_token")})
 
 
+def sent_words(moment: Any) -> str:
+    """"just now", or how long ago ("3\xa0hours, 5\xa0minutes ago"), as Django's timesince says it."""
+    ago = timesince(moment)
+    return "just now" if ago.startswith("0") else f"{ago} ago"
+
+
+def local_iso(moment: Any) -> str:
+    """The moment in the site's time zone, ISO 8601 (Django's ``|date:'c'``): a <time> datetime."""
+    return timezone.localtime(moment).isoformat()
+
+
+def render_jinja(template: str, context: dict[str, Any], request: HttpRequest | None = None) -> SafeString:
+    """A template of the apps' ``jinja2/`` folders; with the request, its forms carry the
+    request's CSRF token (``csrf_field()``)."""
+    if request is not None:
+        # The token is read once for all the template's forms. Django's Jinja2 backend, given the
+        # request, would put a lazy token in the context that masks the secret afresh each time
+        # a form reads it (32 random characters from os.urandom each): two reads per form, half
+        # of the mover's game region's rendering time.
+        context = {**context, "request": request, "csrf_token": get_token(request)}
+    return SafeString(engines["jinja2"].get_template(template).render(context))
+
+
 def environment(**options: Any) -> Environment:
     # A name the template does not get is a mistake to hear of, not a blank to print.
     env = Environment(**{**options, "undefined": StrictUndefined})
@@ -92,10 +124,15 @@ def environment(**options: Any) -> Environment:
         "analysis_panel": analysis_panel,
         "json_script": json_script,
         "moves_record": moves_record_markup,
+        "opponent_name": opponent_name,
+        "score_for": score_for,
+        "sent_words": sent_words,
     })
     env.filters.update({
         "player_link": player_link,
         "board_svg": board_svg_markup,
         "pluralize": pluralize,
+        "linebreaksbr": partial(linebreaksbr, autoescape=True),
+        "local_iso": local_iso,
     })
     return env

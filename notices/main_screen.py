@@ -17,9 +17,9 @@ from django.utils import timezone
 
 from accounts.presence import here_now
 from accounts.vacations import vacation_until
+from backgammon.clock_words import duration_words
 from backgammon.models import Challenge, Game
 from backgammon.services import games_awaiting
-from backgammon.templatetags.game_clock import duration_words
 from messaging import services as messaging_services
 from notices.models import NewsItem
 from notices.news import latest_news

@@ -23,10 +23,10 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from accounts.relations import either_ignores
+from backgammon.clock_words import duration_words
 from backgammon.models import Challenge, Game, GameAction
 from backgammon.services import games_awaiting
 from backgammon.signals import untimed_player_ids
-from backgammon.templatetags.game_clock import duration_words
 from notices.mail import absolute, send_notice
 from notices.models import NoticePreferences, SentNotice
 from notices.preferences import preferences_lock

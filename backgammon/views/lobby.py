@@ -25,6 +25,7 @@ from backgammon.services import (
     open_challenge_create,
     status_lists,
 )
+from gamesite.jinja_env import render_jinja
 from gamesite.menu_counts import menu_counts_keys
 
 OPEN_OPPONENT = "anyone"
@@ -44,9 +45,12 @@ def game_url(game: Game) -> str:
 def _render_status(request: HttpRequest, *, status_code: int = 200) -> HttpResponse:
     """The page, or for htmx's poll only its lists (the page asks every few seconds)."""
     lists = status_lists(request.user, also_kept=menu_counts_keys(request.user.pk))
+    markup = render_jinja("backgammon/_status_lists.html", {"lists": lists, "user": request.user}, request)
     htmx = getattr(request, "htmx", None)
-    template = "backgammon/_status_lists.html" if htmx and not htmx.boosted else "backgammon/status.html"
-    response = render(request, template, {"lists": lists}, status=status_code)
+    if htmx and not htmx.boosted:
+        response = HttpResponse(markup, status=status_code)
+    else:
+        response = render(request, "backgammon/status.html", {"status_lists": markup}, status=status_code)
     patch_vary_headers(response, ["HX-Request"])
     return response
 

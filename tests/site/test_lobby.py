@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
@@ -219,3 +221,53 @@ def test_next_game_with_nothing_to_do_says_so(alice_client: Client) -> None:
     response = alice_client.get(reverse("backgammon:next_game"), follow=True)
     assert response.redirect_chain[-1][0] == reverse(STATUS)
     assert "No game is waiting for you." in response.content.decode()
+
+
+def _challenge_item(page: str, challenge: Challenge) -> str:
+    start = page.index(f'<li class="challenge" id="challenge-{challenge.pk}">')
+    item = page[start:page.index("</li>", start)]
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "TOKEN", item)
+
+
+def test_a_challenge_to_me_reads_the_same_on_game_status_and_the_main_screen(
+    alice_client: Client, alice: Any, bob: Any
+) -> None:
+    # One list (backgammon/jinja2/backgammon/_challenges.html) for both pages, not two copies.
+    to_me = challenge_create(challenger=bob, opponent="alice", variant="MP", time_limit=timedelta(days=1), stake=3,
+                             jacoby=True, beavers=True, automatic_doubles=2, message="Hi <b>you</b>\nline two & more")
+    status = alice_client.get(reverse(STATUS)).content.decode()
+    item = _challenge_item(status, to_me)
+    assert item == _challenge_item(alice_client.get("/").content.decode(), to_me)
+    assert ">bob</a></strong> challenges you to" in item
+    assert "stake 3 per point, Jacoby, beavers, up to 2 automatic doubles." in item and "rated" not in item
+    assert "Hi &lt;b&gt;you&lt;/b&gt;<br>line two &amp; more" in item and "Sent just now." in item
+
+
+def test_game_status_forms_carry_a_token_the_csrf_check_accepts(alice: Any, bob: Any, charlie: Any) -> None:
+    incoming = challenge(bob, alice)
+    outgoing = challenge(alice, charlie)
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    lists = browser.get(reverse(STATUS), headers={"HX-Request": "true"}).content.decode()
+    assert lists.startswith('<div id="status-lists"') and "<html" not in lists
+    tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', lists))
+    assert len(tokens) == 1  # read once for every form of the lists
+    respond = reverse("backgammon:challenge_respond", args=[incoming.pk])
+    assert browser.post(respond, {"response": "accept"}).status_code == 403
+    assert Challenge.objects.get(pk=incoming.pk).status == Challenge.Status.PENDING
+    token = tokens.pop()
+    assert browser.post(respond, {"response": "accept", "csrfmiddlewaretoken": token}).status_code == 302
+    withdraw = reverse("backgammon:challenge_respond", args=[outgoing.pk])
+    assert browser.post(withdraw, {"response": "withdraw", "csrfmiddlewaretoken": token}).status_code == 302
+    assert [c.status for c in Challenge.objects.order_by("pk")] == [Challenge.Status.ACCEPTED, Challenge.Status.WITHDRAWN]
+
+
+def test_the_time_left_says_when_in_the_sites_time_zone(
+    alice_client: Client, alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.TIME_ZONE = "Europe/Paris"
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "BX")
+    page = alice_client.get(reverse(STATUS)).content.decode()
+    local = game.deadline.astimezone(ZoneInfo("Europe/Paris")).isoformat()
+    assert f'<time datetime="{local}">' in page and local.endswith("+01:00")

@@ -145,7 +145,7 @@ def test_staff_set_the_cap_in_admin(admin_client: Client) -> None:
 
 
 def test_time_left_says_when_a_capped_clock_runs_again(admin_user: Any, alice: Any, bob: Any) -> None:
-    from backgammon.templatetags.game_clock import time_left_words
+    from backgammon.clock_words import time_left_words
 
     game = _tournament_game(admin_user, alice, bob, cap=2)
     _five_day_vacation(game.actor)

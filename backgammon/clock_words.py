@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django import template
 from django.utils import timezone
 
 from accounts.vacations import vacation_until, vacations_end
 from backgammon.models import Game
 from backgammon.services.clocks import paused_for
-
-register = template.Library()
 
 
 def _amount(value: int, unit: str) -> str:
@@ -55,8 +52,3 @@ def time_left_words(game: Game, now: datetime | None = None, suffix: str = "") -
         else:
             words += f" ({name} is on vacation until {day.day} {day:%B})"
     return words
-
-
-@register.simple_tag
-def time_left(game: Game, suffix: str = "") -> str:
-    return time_left_words(game, suffix=suffix)
