@@ -25,7 +25,11 @@
      players arriving at most BENCH_ARRIVALS_PER_SECOND, default 10, over at least BENCH_RAMP_SECONDS, default 40,
      measured from BENCH_SETTLE_SECONDS, default 10, after the last has arrived):
      per endpoint requests/s, p50/p95/p99 and errors, after the ramp-up, and the cores each
-     part used (app servers, PostgreSQL, Redis, the worker and locust itself: cpu_share.py).
+     part used (app servers, PostgreSQL, Redis, the worker and locust itself: cpu_share.py),
+     with the time the host's hypervisor took from the cores;
+   - the machine's own speed (a fixed pure-Python loop) before the first measurement and after
+     the last level: on a shared virtual machine it changes with the hour, and the players held
+     with it.
 4. Prints the figures and writes bench/results/web.md with the machine and the load average,
    and the largest number of players held with p95 under 100 ms on every endpoint and no error
    (an endpoint with fewer than 20 requests in the level is judged on its errors alone).
@@ -51,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 import urllib.request
 from dataclasses import dataclass
 from datetime import timedelta
@@ -177,6 +182,16 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
             session = client.cookies["sessionid"].value
             out.write(" ".join([user.username, session, *map(str, games[user.pk])]) + "\n")
     return {"players": players, "short games": players // 2 * SHORT_GAMES_PER_PAIR, "long matches": long_matches}
+
+
+# The machine's own speed, which on a shared virtual machine changes with the hour: the same fixed
+# pure-Python loop as `python3 -m timeit -n 3 -r 3 "sum(i*i for i in range(1000000))"`, the best
+# of three. Sessions saw 28-33 ms in quick hours and 42-50 ms in slow ones.
+SPEED_LOOP = "sum(i * i for i in range(1000000))"
+
+
+def _machine_speed_ms() -> float:
+    return min(timeit.repeat(SPEED_LOOP, number=3, repeat=3)) / 3 * 1000
 
 
 def _settle() -> None:
@@ -459,6 +474,8 @@ def main() -> None:
     players_file = Path(tempfile.mkstemp(prefix="bench-players-", suffix=".txt")[1])
     seeded = _seed(env, max(LEVELS) + max(LEVELS) % 2, players_file)
     _settle()
+    speed_before = _machine_speed_ms()
+    print(f"machine speed: the fixed loop took {speed_before:.1f} ms", flush=True)
     env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
     redis_folder = Path(tempfile.mkdtemp(prefix="bench-redis-"))
     redis = _start_redis(env, redis_folder)
@@ -518,6 +535,8 @@ def main() -> None:
                 break
             best = players
         print(f"held: {best} players with p95 under {TARGET_P95_MS:.0f} ms and no error", flush=True)
+        speed_after = _machine_speed_ms()
+        print(f"machine speed: the fixed loop took {speed_after:.1f} ms", flush=True)
 
         report += [
             "# Web load benchmark (`make bench-web`)", "",
@@ -531,6 +550,11 @@ def main() -> None:
             f"{'a private Redis (REDIS_URL' + (', a Unix socket)' if SOCKETS else ')') if redis else 'the database (no Redis)'}. "
             "Load driver: locust (headless) on the same machine."),
             f"Load average before the run: {start_load}.",
+            (f"The machine's speed (`{SPEED_LOOP}`, best of three, as `python3 -m timeit -n 3 -r 3` "
+            f"times it; it changes with the hour on this shared virtual machine: 28-33 ms in quick "
+            f"hours, 42-50 in slow ones): {speed_before:.1f} ms once seeded, {speed_after:.1f} ms after "
+            "the last level; each level's cores below say how much time the host took from them "
+            f"(\"{cpu_share.STOLEN}\")."),
             (f"Seeded: {seeded['players']} players in pairs, {seeded['short games']} short games, "
             f"{seeded['long matches']} long matches of about {LONG_MATCH_ACTIONS} actions."), "",
             (f"**Largest number of players held with p95 under {TARGET_P95_MS:.0f} ms on every "

@@ -3,7 +3,9 @@ task worker, and locust itself (the load driver shares the cores with what it me
 
 CPU seconds per process group, read with psutil (a dependency of locust) before and after the
 level; locust, run to its end with subprocess.run, is counted through the children's resource
-usage.
+usage. Beside them, the time the host's hypervisor gave the machine's cores to others ("stolen
+by the host", Linux's steal time): on a shared virtual machine the same code holds fewer players
+in some hours than in others, and this says how much of that is the host.
 """
 
 from __future__ import annotations
@@ -47,6 +49,14 @@ def _postgres_seconds() -> float:
     return total
 
 
+STOLEN = "stolen by the host"
+
+
+def _stolen_seconds() -> float:
+    """All cores' steal time so far (0 where the system does not count it)."""
+    return float(getattr(psutil.cpu_times(), "steal", 0.0))
+
+
 def _children_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -60,11 +70,13 @@ def measured(run: Callable[[], T], groups: dict[str, int | None]) -> tuple[T, di
     clock = psutil.time.monotonic
     before = {name: _tree_seconds(pid) for name, pid in groups.items()}
     before_postgres, before_children, started = _postgres_seconds(), _children_seconds(), clock()
+    before_stolen = _stolen_seconds()
     result = run()
     elapsed = max(clock() - started, 1e-9)
     cores = {name: (_tree_seconds(pid) - before[name]) / elapsed for name, pid in groups.items()}
     cores["PostgreSQL"] = (_postgres_seconds() - before_postgres) / elapsed
     cores["locust"] = (_children_seconds() - before_children) / elapsed
+    cores[STOLEN] = (_stolen_seconds() - before_stolen) / elapsed
     return result, cores
 
 
