@@ -4,9 +4,9 @@ Only the game region and Game status's lists are written for Jinja2 (backgammon/
 the region is rendered for nearly every request a player's open page makes and twice per move
 (the mover's answer and the opponent's pushed update), and Django's template engine was about two
 thirds of its cost; the lists are the page players open as each game ends, and what every open
-status page asks for again when the server says they changed. The helpers here are the same
-functions the Django templates' tags call, so both engines write the same markup; everything else
-stays in Django templates.
+status page asks for again when the server says they changed. Where a Django template says the
+same thing (a player's name as a link, a CSRF field), the helper here is the function its tag or
+filter calls, so both engines write the same markup; everything else stays in Django templates.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from django.template.defaultfilters import linebreaksbr, pluralize
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
@@ -103,11 +104,12 @@ def render_jinja(template: str, context: dict[str, Any], request: HttpRequest | 
     """A template of the apps' ``jinja2/`` folders; with the request, its forms carry the
     request's CSRF token (``csrf_field()``)."""
     if request is not None:
-        # The token is read once for all the template's forms. Django's Jinja2 backend, given the
+        # The token is read once for all the template's forms, and only if one has a form (a
+        # read asks for the CSRF cookie to be sent again). Django's Jinja2 backend, given the
         # request, would put a lazy token in the context that masks the secret afresh each time
         # a form reads it (32 random characters from os.urandom each): two reads per form, half
         # of the mover's game region's rendering time.
-        context = {**context, "request": request, "csrf_token": get_token(request)}
+        context = {**context, "request": request, "csrf_token": SimpleLazyObject(partial(get_token, request))}
     return SafeString(engines["jinja2"].get_template(template).render(context))
 
 

@@ -137,8 +137,9 @@ TEMPLATES = [
         },
     },
     {
-        # The game region alone (gamesite/jinja_env.py says why): rendered directly by
-        # backgammon/game_region.py, never looked up by name through the engine above.
+        # The game region and Game status's lists (gamesite/jinja_env.py says why): rendered
+        # directly by gamesite.jinja_env.render_jinja (the game region, the lobby's view, the
+        # main screen's tag), never looked up by name through the engine above.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
         "DIRS": [],

@@ -271,3 +271,13 @@ def test_the_time_left_says_when_in_the_sites_time_zone(
     page = alice_client.get(reverse(STATUS)).content.decode()
     local = game.deadline.astimezone(ZoneInfo("Europe/Paris")).isoformat()
     assert f'<time datetime="{local}">' in page and local.endswith("+01:00")
+
+
+def test_the_lists_ask_for_the_csrf_cookie_only_when_they_have_a_form(alice_client: Client, alice: Any, bob: Any) -> None:
+    # Every open Game status asks for its lists on each status event: with no challenge they have
+    # no form, and their answer should not send the CSRF cookie again each time.
+    refresh = alice_client.get(reverse(STATUS), headers={"HX-Request": "true"})
+    assert refresh.status_code == 200 and "csrftoken" not in refresh.cookies
+    challenge(bob, alice)
+    refresh = alice_client.get(reverse(STATUS), headers={"HX-Request": "true"})
+    assert "csrftoken" in refresh.cookies and 'name="csrfmiddlewaretoken"' in refresh.content.decode()
