@@ -18,9 +18,6 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import HttpRequest
-from django.utils.safestring import SafeString
-
 from accounts.vacations import vacations_end_key
 from backgammon.engine import Side
 from backgammon.game_page import GamePage, build_page
@@ -32,8 +29,7 @@ from gamesite.kept import ask_together
 from gamesite.kept_urls import kept_reverse
 from gamesite.menu_counts import menu_counts_keys
 
-__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "kept_answers_for_viewer", "kept_answers_of_page", "link_maker", "page_for", "pushed_region", "region_context",
-           "render_region"]
+__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "kept_answers_for_viewer", "kept_answers_of_page", "link_maker", "page_for", "pushed_region", "region_context"]
 
 REGION_TEMPLATE = "backgammon/_game.html"
 MAIN_TEMPLATE = "backgammon/_game_main.html"
@@ -115,13 +111,7 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
     return context
 
 
-def render_region(template: str, context: dict[str, Any], request: HttpRequest | None = None) -> SafeString:
-    """The region (REGION_TEMPLATE) or its main column (MAIN_TEMPLATE); with the request, its
-    forms carry the request's CSRF token."""
-    return render_jinja(template, context, request)
-
-
 def pushed_region(game: Game, user: Any) -> str:
     """The region as ``user`` would fetch it now, for a live update (no request, no CSRF field)."""
     page = page_for(game, user)
-    return render_region(REGION_TEMPLATE, {**region_context(page), "user": user, "csrf_token": NO_TOKEN})
+    return render_jinja(REGION_TEMPLATE, {**region_context(page), "user": user, "csrf_token": NO_TOKEN})

@@ -29,7 +29,6 @@ from backgammon.game_region import (
     kept_answers_of_page,
     page_for,
     region_context,
-    render_region,
 )
 from backgammon.models import Game
 from backgammon.move_records import mat_text
@@ -38,6 +37,7 @@ from backgammon.services.notes import NOTE_MAX_LENGTH, game_note_text
 from backgammon.signals import game_viewed
 from backgammon.views.access import known_actor, visible_game_or_404
 from backgammon.views.lobby import next_game_url
+from gamesite.jinja_env import render_jinja
 from gamesite.kept import ask_together
 
 __all__ = ["game", "game_act", "game_mat", "game_poll"]
@@ -70,10 +70,10 @@ def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: in
         context |= {"note_text": game_note_text(game=page.game, author=request.user), "note_max": NOTE_MAX_LENGTH}
     context["user"] = request.user
     if partial or main_only:
-        region = render_region(MAIN_TEMPLATE if main_only else REGION_TEMPLATE, context, request)
+        region = render_jinja(MAIN_TEMPLATE if main_only else REGION_TEMPLATE, context, request)
         response = HttpResponse(region, status=status)
     else:
-        context["region"] = render_region(REGION_TEMPLATE, context, request)
+        context["region"] = render_jinja(REGION_TEMPLATE, context, request)
         response = render(request, "backgammon/game.html", context, status=status)
     # The same URL answers htmx with the game region (or its main column, for the links that
     # target it) and browsers with the whole page.

@@ -186,7 +186,7 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
 
 # The machine's own speed, which on a shared virtual machine changes with the hour: the same fixed
 # pure-Python loop as `python3 -m timeit -n 3 -r 3 "sum(i*i for i in range(1000000))"`, the best
-# of three. Sessions saw 28-33 ms in quick hours and 42-50 ms in slow ones.
+# of three. Sessions saw 28-34 ms in quick hours and 42-50 ms in slow ones.
 SPEED_LOOP = "sum(i * i for i in range(1000000))"
 
 
@@ -551,7 +551,7 @@ def main() -> None:
             "Load driver: locust (headless) on the same machine."),
             f"Load average before the run: {start_load}.",
             (f"The machine's speed (`{SPEED_LOOP}`, best of three, as `python3 -m timeit -n 3 -r 3` "
-            f"times it; it changes with the hour on this shared virtual machine: 28-33 ms in quick "
+            f"times it; it changes with the hour on this shared virtual machine: 28-34 ms in quick "
             f"hours, 42-50 in slow ones): {speed_before:.1f} ms once seeded, {speed_after:.1f} ms after "
             "the last level; each level's cores below say how much time the host took from them "
             f"(\"{cpu_share.STOLEN}\")."),

@@ -119,7 +119,7 @@ def test_it_submits_a_complete_turn_and_redirects(alice_client: Client, bx_game:
 
 def test_the_regions_forms_carry_one_token_that_the_csrf_check_accepts(alice: Any, bx_game: Game, dice: Any) -> None:
     # A browser without JavaScript posts the region's plain forms: their token is read once per
-    # region (game_region.render_region), and Django's real check must still take it.
+    # region (gamesite.jinja_env.render_jinja), and Django's real check must still take it.
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(alice)
     page = browser.get(reverse("backgammon:game", args=[bx_game.pk]), {"steps": "8-5,6-5"},
