@@ -14,7 +14,7 @@ who looks at the board and this module never has to swap sides. Nothing here imp
 >>> len(board.triangles), len(board.checkers)
 (24, 30)
 >>> board.view_box
-'0 0 820 612'
+'0 0 724 604'
 """
 
 from __future__ import annotations
@@ -48,34 +48,36 @@ __all__ = [
 ]
 
 # The drawing grid, in SVG user units. Integers only, so no locale can put a comma in a number.
-WIDTH = 820
-CUBE_COLUMN = 56  # the cube waits on the frame's left rail, inside the board
-FRAME = 14
+# The frame, bar and trays are as narrow as a checker allows: the board's width is what a phone
+# divides among the 12 columns of points, and a point must stay at least 24 px wide (a finger's
+# target) on a 360 px screen (360 * 50 / 724 = 24.9).
 POINT_W = 50
 RADIUS = 23
 DIAMETER = 2 * RADIUS
+FRAME = 10
 HALF_H = 5 * DIAMETER  # five checkers fill a point exactly
 TRIANGLE_H = 214
 GAP = 68  # between the top and bottom points: the dice roll here
-BAR_W = 60
-TRAY_W = 56
+BAR_W = 52  # a checker (46) waiting on the bar, with a margin
+TRAY_W = 40
 LABEL_H = 28  # the point numbers' row, above and below the frame: room for large numbers on a phone
-SLAB_H = 14  # a borne-off checker seen edge-on
+SLAB_H = 12  # a borne-off checker seen edge-on: 15 leave room for the cube at the tray's inner end
 DIE = 42
-CUBE = 44
+CUBE = 36
 SHOWN_IN_STACK = 5
 
-LEFT_X = CUBE_COLUMN + FRAME  # 70: left edge of the left half
-BAR_X = LEFT_X + 6 * POINT_W  # 370
-RIGHT_X = BAR_X + BAR_W  # 430
-TRAY_X = RIGHT_X + 6 * POINT_W + FRAME  # 744
-FRAME_RIGHT = TRAY_X + TRAY_W + FRAME  # 814
-TOP_Y = LABEL_H + FRAME  # 42: top edge of the playing field
-MID_TOP = TOP_Y + HALF_H  # 272
-MID_BOTTOM = MID_TOP + GAP  # 340
-BOTTOM_Y = MID_BOTTOM + HALF_H  # 570
-MID_Y = (MID_TOP + MID_BOTTOM) // 2  # 306
-HEIGHT = BOTTOM_Y + FRAME + LABEL_H  # 612: the numbers' row below the frame mirrors the one above
+LEFT_X = FRAME  # 10: left edge of the left half
+BAR_X = LEFT_X + 6 * POINT_W  # 310
+RIGHT_X = BAR_X + BAR_W  # 362
+TRAY_X = RIGHT_X + 6 * POINT_W + FRAME  # 672
+FRAME_RIGHT = TRAY_X + TRAY_W + FRAME  # 722
+WIDTH = FRAME_RIGHT + 2  # 724
+TOP_Y = LABEL_H + FRAME  # 38: top edge of the playing field
+MID_TOP = TOP_Y + HALF_H  # 268
+MID_BOTTOM = MID_TOP + GAP  # 336
+BOTTOM_Y = MID_BOTTOM + HALF_H  # 566
+MID_Y = (MID_TOP + MID_BOTTOM) // 2  # 302
+HEIGHT = BOTTOM_Y + FRAME + LABEL_H  # 604: the numbers' row below the frame mirrors the one above
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +261,7 @@ def point_x(point: int) -> int:
     """Left edge of the viewer's point 1..24.
 
     >>> point_x(1), point_x(12), point_x(13), point_x(24)
-    (680, 70, 70, 680)
+    (612, 10, 10, 612)
     """
     if point <= 6:
         return RIGHT_X + (6 - point) * POINT_W
@@ -278,9 +280,9 @@ def point_rect(point: int) -> Shape:
     """The column a point's checkers occupy; ``OFF`` is the viewer's tray, ``BAR`` their half of the bar.
 
     >>> point_rect(24)
-    Shape(x=680, y=42, width=50, height=230, kind='')
+    Shape(x=612, y=38, width=50, height=230, kind='')
     >>> point_rect(0).x, point_rect(0).y
-    (744, 340)
+    (672, 336)
     """
     if point == OFF:
         return Shape(TRAY_X, MID_BOTTOM, TRAY_W, HALF_H)
@@ -388,7 +390,8 @@ def _dice(values: Sequence[tuple[int, bool]], owner: str) -> list[Die]:
 
 
 def _cube(value: int, owner: str | None) -> Cube:
-    """The cube on the board's left rail: centred in the middle, else on its owner's half (the viewer's below).
+    """The cube: centred in the middle of the bar, between the halves; an owned cube at the inner end
+    of its owner's tray (the viewer's below), clear of the borne-off slabs stacked from the outer end.
 
     ``offered-mine`` / ``offered-theirs``: a double on offer, the cube already turned to its new
     value in the middle of the doubler's half of the board, where their dice would be.
@@ -396,9 +399,11 @@ def _cube(value: int, owner: str | None) -> Cube:
     if owner in ("offered-mine", "offered-theirs"):
         centre = (RIGHT_X if owner == "offered-mine" else LEFT_X) + 3 * POINT_W
         x, y = centre - CUBE // 2, MID_Y - CUBE // 2
-        return Cube(x, y, str(value), x + CUBE // 2, y + CUBE // 2 + 7, owner)
-    x = (CUBE_COLUMN - CUBE) // 2
-    y = {None: MID_Y - CUBE // 2, "mine": BOTTOM_Y - CUBE, "theirs": TOP_Y}[owner]
+    elif owner is None:
+        x, y = BAR_X + (BAR_W - CUBE) // 2, MID_Y - CUBE // 2
+    else:
+        x = TRAY_X + (TRAY_W - CUBE) // 2
+        y = MID_BOTTOM + 4 if owner == "mine" else MID_TOP - 4 - CUBE
     label = "64" if owner is None and value == 1 else str(value)
     return Cube(x, y, label, x + CUBE // 2, y + CUBE // 2 + 7, owner or "centre")
 
@@ -556,7 +561,7 @@ def mirrored(board: Board) -> Board:
     >>> board = layout_board(Position.initial(), viewer=Side.BLACK)
     >>> flipped = mirrored(board)
     >>> [t.label_x for t in flipped.triangles[:1]], [t.label_x for t in board.triangles[:1]]
-    ([115], [705])
+    ([87], [637])
     >>> mirrored(flipped) == board
     True
     """
@@ -595,9 +600,9 @@ def click_geometry(home_left: bool = False) -> dict[str, object]:
 
     >>> geometry = click_geometry()
     >>> geometry["slots"]["24"][0], geometry["places"]["24"]
-    ([682, 42, 705, 71], [680, 42, 50, 230])
+    ([614, 38, 637, 67], [612, 38, 50, 230])
     >>> click_geometry(home_left=True)["slots"]["24"][0]
-    [92, 42, 115, 71]
+    [64, 38, 87, 67]
     """
 
     def x(value: int, width: int = 0) -> int:

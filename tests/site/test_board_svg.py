@@ -9,7 +9,16 @@ from django.utils import translation
 
 from backgammon.board_markup import board_svg_markup
 from backgammon.board_svg import (
+    BAR_W,
     BAR_X,
+    BOTTOM_Y,
+    CUBE,
+    MID_BOTTOM,
+    MID_TOP,
+    SLAB_H,
+    TOP_Y,
+    TRAY_W,
+    TRAY_X,
     DEFAULT_COLOURS,
     Board,
     MoveLink,
@@ -46,11 +55,11 @@ def test_it_draws_the_starting_position_for_black() -> None:
     radius = board.radius
     # My 5 checkers on 6 sit in the lower right, stacked up from the bottom rim.
     six = _checkers_at(board, point_x(6) + 25 - radius, "mine")
-    assert six == [340, 386, 432, 478, 524]
+    assert six == [BOTTOM_Y - 46 * n for n in range(5, 0, -1)]
     # My two back checkers on 24, top right, hang from the top rim.
-    assert _checkers_at(board, point_x(24) + 25 - radius, "mine") == [42, 88]
+    assert _checkers_at(board, point_x(24) + 25 - radius, "mine") == [TOP_Y, TOP_Y + 46]
     # The opponent's back checkers are on my 1 point, bottom right.
-    assert _checkers_at(board, point_x(1) + 25 - radius, "theirs") == [478, 524]
+    assert _checkers_at(board, point_x(1) + 25 - radius, "theirs") == [BOTTOM_Y - 92, BOTTOM_Y - 46]
     assert len([c for c in board.checkers if c.symbol == "mine"]) == 15
 
 
@@ -62,18 +71,18 @@ def test_it_mirrors_the_same_game_for_each_viewer() -> None:
     white_view = black_view.swapped()
     as_black = layout_board(black_view, viewer=Side.BLACK)
     as_white = layout_board(white_view, viewer=Side.WHITE)
-    bar_x = BAR_X + 30 - 23
+    bar_x = BAR_X + BAR_W // 2 - 23
     mine_black = {(c.x, c.y) for c in as_black.checkers if c.symbol == "mine" and c.x != bar_x}
     theirs_white = {(c.x, c.y) for c in as_white.checkers if c.symbol == "theirs" and c.x != bar_x}
     # Black's point p is White's point 25 - p: the same column, reflected between top and bottom
-    # (a top checker's y plus its bottom twin's y is 42 + 524).
+    # (a top checker's y plus its bottom twin's y is TOP_Y + BOTTOM_Y - 46).
     assert len(mine_black) == 14
-    assert theirs_white == {(x, 566 - y) for x, y in mine_black}
+    assert theirs_white == {(x, TOP_Y + BOTTOM_Y - 46 - y) for x, y in mine_black}
     # Black's bar checker waits on the upper half of the bar for Black, on the lower half for White.
     black_bar = [c.y for c in as_black.checkers if c.x == bar_x and c.symbol == "mine"]
     white_sees = [c.y for c in as_white.checkers if c.x == bar_x and c.symbol == "theirs"]
-    assert black_bar[0] + 46 <= 272
-    assert white_sees[0] >= 340
+    assert black_bar[0] + 46 <= MID_TOP
+    assert white_sees[0] >= MID_BOTTOM
     assert as_black.colours == DEFAULT_COLOURS[Side.BLACK]
     assert as_white.colours.theirs == as_black.colours.mine  # Black's checkers stay dark
 
@@ -104,7 +113,12 @@ def test_it_places_the_cube_by_owner_and_hides_it_without_one() -> None:
     assert centred and mine and theirs
     assert (centred.label, mine.label, theirs.label) == ("64", "4", "2")
     assert theirs.y < centred.y < mine.y
-    assert centred.x == mine.x == theirs.x < point_x(12)
+    # Centred on the bar between the halves; owned, at the inner end of the owner's tray, clear of
+    # fifteen borne-off slabs stacked from the outer end.
+    assert BAR_X < centred.x and centred.x + CUBE <= BAR_X + BAR_W
+    assert mine.x == theirs.x >= TRAY_X and mine.x + CUBE <= TRAY_X + TRAY_W
+    assert mine.y >= MID_BOTTOM and mine.y + CUBE < BOTTOM_Y - 15 * SLAB_H
+    assert theirs.y + CUBE <= MID_TOP and theirs.y > TOP_Y + 15 * SLAB_H
     assert layout_board(Position.initial(), viewer=Side.BLACK).cube is None
     # A double on offer: the turned cube waits in the middle of the doubler's half.
     offered = layout_board(Position.initial(), viewer=Side.BLACK, cube=(2, "offered-theirs")).cube
@@ -147,7 +161,7 @@ def test_it_makes_each_movable_checker_a_labelled_link() -> None:
     assert enter.area == point_rect(BAR) and enter.target == point_rect(22)
     assert bear_off.target == point_rect(OFF)
     # The ring sits on the checker that moves: the top of the stack of four on 4.
-    assert bear_off.ring_y == 570 - 23 - 3 * 46
+    assert bear_off.ring_y == BOTTOM_Y - 23 - 3 * 46
     assert {s.kind for s in board.steps} == {"from", "to"}
 
 
@@ -174,7 +188,7 @@ def test_it_renders_numbers_without_locale_commas() -> None:
         assert re.fullmatch(r"-?\d+(\.\d+)?", match.group(1)), match.group(0)
     for match in re.finditer(r'points="([^"]*)"', svg):
         assert re.fullmatch(r"(\d+,\d+ ?){3}", match.group(1)), match.group(0)
-    assert 'viewBox="0 0 820 612"' in svg
+    assert 'viewBox="0 0 724 604"' in svg
     assert "<desc id=\"board-desc\">Black (you): 9 on 6, 6 borne off" in svg
 
 

@@ -75,7 +75,7 @@ def test_a_mirrored_board_moves_every_coordinate_and_keeps_every_click() -> None
     one = {t.number: t for t in left.triangles}
     assert one[1].label_x < WIDTH // 2 < one[12].label_x  # point 1 lower left, 12 lower right
     assert left.trays[1].x < left.fields[0].x  # the viewer's tray is beside their home board, on the left
-    assert left.cube is not None and right.cube is not None and left.cube.x > right.cube.x
+    assert left.cube is not None and right.cube is not None and left.cube.x < right.cube.x  # in the viewer's tray
     assert all(die.x < WIDTH // 2 for die in left.dice)  # the viewer's dice on their own half
     for before, after in zip(right.moves, left.moves, strict=True):
         assert after.href == before.href
