@@ -18,6 +18,11 @@ $(STAMPS)/venv: pyproject.toml
 
 venv: $(STAMPS)/venv
 
+# axe-core, which the accessibility tests inject into the pages (pinned in package-lock.json).
+$(STAMPS)/npm: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	@mkdir -p $(STAMPS) && touch $@
+
 lint: $(STAMPS)/venv
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/mypy
@@ -53,7 +58,7 @@ chromium:
 
 # The whole suite against PostgreSQL at DATABASE_URL (pytest-django creates test_<name>).
 # pytest's own exit codes are kept, so "no tests collected" (5) fails the build too.
-test: $(STAMPS)/venv chromium
+test: $(STAMPS)/venv $(STAMPS)/npm chromium
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/mypy
 	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider --doctest-modules \
@@ -69,4 +74,4 @@ bench-web: $(STAMPS)/venv
 	DATABASE_URL=$(DATABASE_URL) $(BIN)/python bench/web/bench_web.py
 
 clean:
-	rm -rf $(VENV) $(STAMPS)
+	rm -rf $(VENV) $(STAMPS) node_modules

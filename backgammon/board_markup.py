@@ -122,7 +122,7 @@ def _pieces(board: Board) -> list[str]:
     for t in board.texts:
         fill = "#f3ede0" if t.kind == "off" else "#333"
         out.append(f'<text class="label-{_e(t.kind)}" x="{t.x}" y="{t.y}" text-anchor="{_e(t.anchor)}" '
-                   f'font-size="13" fill="{fill}">{_e(t.text)}</text>\n')
+                   f'font-size="13" fill="{fill}">{_label_words(t.text, t.kind)}</text>\n')
     out.append("</g>\n")
     for owner in ("theirs", "mine"):
         out.append(f'<g id="board-dice-{owner}">')
@@ -142,6 +142,14 @@ def _pieces(board: Board) -> list[str]:
                    f'font-weight="bold" fill="#222">{_e(cube.label)}</text></g>\n')
     out.append("\n")
     return out
+
+
+def _label_words(text: str, kind: str) -> str:
+    """A pip count's word is a span of its own, which a small board leaves out (game.css): there the
+    number alone fits beside the corner point's number."""
+    if kind == "pips" and text.endswith(" pips"):
+        return f'{_e(text[:-5])}<tspan class="pips-word"> pips</tspan>'
+    return _e(text)
 
 
 def _moves(board: Board) -> list[str]:

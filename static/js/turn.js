@@ -239,7 +239,8 @@
     return texts.map(function (text) {
       return '<text class="label-' + text[2] + '" x="' + text[0][0] + '" y="' + text[0][1] + '" text-anchor="' +
         text[0][2] + '" font-size="13" fill="' + (text[2] === "off" ? "#f3ede0" : "#333") + '">' +
-        escape(text[1]) + "</text>\n";
+        (text[2] === "pips" ? escape(text[1].slice(0, -5)) + '<tspan class="pips-word"> pips</tspan>' : escape(text[1])) +
+        "</text>\n";
     }).join("");
   }
 

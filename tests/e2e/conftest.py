@@ -102,7 +102,7 @@ TabMaker = Callable[..., Page]
 
 @pytest.fixture
 def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
-    """tab_for(width, user=None) -> a page in its own browser context, logged in as ``user``.
+    """tab_for(width, user=None, height=900) -> a page in its own browser context, logged in as ``user``.
 
     Every context is closed after the test, so no page keeps polling the server as it stops.
     """
@@ -110,8 +110,8 @@ def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
 
     contexts: list[BrowserContext] = []
 
-    def make(width: int, user: Any = None) -> Page:
-        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900})
+    def make(width: int, user: Any = None, height: int = 900) -> Page:
+        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": height})
         context.set_default_timeout(DEFAULT_TIMEOUT_MS)
         contexts.append(context)
         if user is not None:

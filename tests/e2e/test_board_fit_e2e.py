@@ -1,5 +1,5 @@
-"""The board and the moves box as a player meets them: on a phone every clickable point is a
-finger wide and the cube sits on the board; a long game's moves box opens at the latest moves."""
+"""The board and the moves box as a player meets them: on a phone the whole board is on the
+screen and the cube sits on it; a long game's moves box opens at the latest moves."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.e2e.scenes import cast, money_game
 from tests.e2e.test_pages_e2e import DESKTOP, PHONE, sideways_overflow
 from tests.site.gamebuilder import act, scripted_dice, start_game
 
-MIN_TARGET_PX = 40
+MIN_TARGET_PX = 24  # WCAG 2.5.8
 
 
 def box(tab: Page, selector: str) -> dict[str, float]:
@@ -24,24 +24,22 @@ def box(tab: Page, selector: str) -> dict[str, float]:
     return found
 
 
-def test_on_a_phone_point_targets_are_a_finger_wide_and_the_cube_is_on_the_board(
+def test_on_a_phone_the_cube_is_on_the_board_and_the_home_board_in_view(
     tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scene = money_game(cast(), monkeypatch)  # Alice to move 6-5, the cube in the middle
     tab = tab_for(PHONE, scene.viewer)
     tab.goto(scene.url)
     expect(tab.locator("svg.board a.move").first).to_be_attached()
-    widths = tab.locator("svg.board a.move rect.hit").evaluate_all(
-        "rects => rects.map(r => r.getBoundingClientRect().width)")
-    assert widths and min(widths) >= MIN_TARGET_PX, widths
     frame, cube = box(tab, "svg.board rect.frame"), box(tab, "svg.board g.cube rect")
     assert frame["x"] <= cube["x"] and cube["x"] + cube["width"] <= frame["x"] + frame["width"]
     assert frame["y"] <= cube["y"] and cube["y"] + cube["height"] <= frame["y"] + frame["height"]
-    # The board scrolls inside its own box, not the page, and opens on the viewer's home board.
+    # The whole board is on the screen: nothing scrolls, the home board's points included
+    # (tests/e2e/test_fit_e2e.py checks every size and phase).
     assert sideways_overflow(tab) <= 0
-    nearest_home = tab.locator("svg.board a.move rect.hit").evaluate_all(
-        "rects => rects.map(r => r.getBoundingClientRect()).reduce((a, b) => (a.left > b.left ? a : b))")
-    assert 0 <= nearest_home["left"] and nearest_home["right"] <= PHONE, nearest_home
+    targets = tab.locator("svg.board a.move rect.hit").evaluate_all(
+        "rects => rects.map(r => r.getBoundingClientRect()).map(b => [b.left, b.right, b.width])")
+    assert targets and all(0 <= left and right <= PHONE and width >= MIN_TARGET_PX for left, right, width in targets)
 
 
 def _long_game(monkeypatch: pytest.MonkeyPatch) -> Any:

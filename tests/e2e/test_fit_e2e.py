@@ -1,0 +1,129 @@
+"""The game fits every screen (issue 28, item 1): at each size a player uses, on first load and
+with no scrolling in any direction, the whole board and the button for the next thing to do are
+inside the window, in every phase of the game, in the replay, a watched game and the tutorial;
+points are targets a finger can hit and buttons are at least 44 px square."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import TabMaker
+from tests.e2e.scenes import SCENES, Scene, cast, opening
+from tests.e2e.test_replay_e2e import played_out_game
+
+Shot = Callable[[Page, str], Path]
+
+SIZES = [(360, 640), (390, 844), (412, 915), (844, 390), (768, 1024), (1280, 720), (1366, 768), (1920, 1080)]
+POINT_MIN_W, POINT_MIN_H = 24, 44  # WCAG 2.5.8's 24 px, and the platforms' 44 px for a finger's height
+BUTTON_MIN = 44
+
+# What a player is asked to do next, by phase: each must be on the first screen.
+NEXT_BUTTONS = ".controls button.button:not(details button), .controls a.button, .controls__links a"
+
+MEASURE = """(nextButtons) => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right,
+    bottom: r.bottom, width: r.width, height: r.height, name: (e.textContent || e.getAttribute('aria-label') || '').trim()}; };
+  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const board = document.querySelector('svg.board');
+  return {
+    width: window.innerWidth, height: window.innerHeight,
+    scrollWidth: document.documentElement.scrollWidth,
+    board: board ? box(board) : null,
+    frame: board ? box(board.querySelector('rect.frame')) : null,
+    buttons: [...document.querySelectorAll(nextButtons)].filter(visible).map(box),
+    points: [...document.querySelectorAll('svg.board a.move rect.hit')].map(box),
+  };
+}"""
+
+
+def complete_move(who: Any, mp: pytest.MonkeyPatch) -> Scene:
+    """Alice has built her whole opening 3-1 (8/5 6/5): Submit and undo are next."""
+    scene = opening(who, mp)
+    scene.query = "?steps=8-5,6-5"
+    return scene
+
+
+def check_fit(tab: Page, where: str, *, buttons_expected: bool) -> dict[str, Any]:
+    seen = tab.evaluate(MEASURE, NEXT_BUTTONS)
+    width, height = seen["width"], seen["height"]
+    assert seen["scrollWidth"] <= width, (where, "scrolls sideways", seen["scrollWidth"])
+    board = seen["board"]
+    assert board is not None, where
+    assert board["left"] >= -0.5 and board["right"] <= width + 0.5, (where, "board", board)
+    assert board["top"] >= -0.5 and board["bottom"] <= height + 0.5, (where, "board", board)
+    if buttons_expected:
+        assert seen["buttons"], (where, "no button for the next thing to do")
+    for button in seen["buttons"]:
+        assert button["left"] >= 0 and button["right"] <= width + 0.5, (where, button)
+        assert button["top"] >= 0 and button["bottom"] <= height + 0.5, (where, "below the fold", button)
+        assert button["width"] >= BUTTON_MIN - 0.5 and button["height"] >= BUTTON_MIN - 0.5, (where, button)
+    for point in seen["points"]:
+        assert point["width"] >= POINT_MIN_W and point["height"] >= POINT_MIN_H, (where, point)
+    return seen
+
+
+GAME_SCENES = {**SCENES, "complete-move": complete_move}
+WAITING = {"finished-game", "finished-match", "race-waiting", "spectator"}  # nothing for the viewer to press
+
+
+@pytest.mark.parametrize("name", sorted(GAME_SCENES))
+def test_each_phase_of_the_game_fits_every_screen(name: str, tab_for: TabMaker, transactional_db: None,
+                                                  monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
+    scene = GAME_SCENES[name](cast(), monkeypatch)
+    tab = tab_for(SIZES[0][0], scene.viewer, SIZES[0][1])
+    for width, height in SIZES:
+        tab.set_viewport_size({"width": width, "height": height})
+        tab.goto(scene.url)
+        expect(tab.locator("svg.board")).to_be_visible()
+        screenshot(tab, f"fit-{name}-{width}x{height}")
+        check_fit(tab, f"{name} {width}x{height}", buttons_expected=name not in WAITING)
+
+
+def test_the_replay_and_the_tutorial_fit_every_screen(tab_for: TabMaker, transactional_db: None,
+                                                      screenshot: Shot) -> None:
+    game = played_out_game()
+    tab = tab_for(SIZES[0][0], cast().alice, SIZES[0][1])
+    for width, height in SIZES:
+        tab.set_viewport_size({"width": width, "height": height})
+        for where, url in (("replay", f"/games/{game.pk}/replay/?step=3"), ("tutorial", "/help/tutorial/1/")):
+            tab.goto(url)
+            expect(tab.locator("svg.board")).to_be_visible()
+            screenshot(tab, f"fit-{where}-{width}x{height}")
+            check_fit(tab, f"{where} {width}x{height}", buttons_expected=False)
+
+
+def test_the_phone_header_is_one_bar_and_its_menus_one_sheet(tab_for: TabMaker, transactional_db: None,
+                                                             monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
+    scene = opening(cast(), monkeypatch)
+    tab = tab_for(390, scene.viewer, 844)
+    tab.goto(scene.url)
+    header = tab.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] <= 56, header
+    play, talk = tab.locator("#play-chip"), tab.locator("#talk-chip")
+    expect(play).to_be_visible()
+    expect(play).to_contain_text("1")  # Alice's game waits for her
+    expect(talk).to_be_visible()
+    expect(tab.get_by_role("navigation", name="Main")).to_be_hidden()
+    toggle = tab.get_by_role("button", name="Menu")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    sheet = tab.get_by_role("navigation", name="Main")
+    expect(sheet).to_be_visible()
+    # Every menu is open in the sheet: their items are all there at once.
+    for item in ("Game status", "My messages", "Ladder area", "Edit user profile", "Rules"):
+        expect(sheet.get_by_role("link", name=item, exact=False).first).to_be_visible()
+    screenshot(tab, "phone-menu-sheet")
+    tab.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    # On a desktop the bar keeps its five menus and no Menu button.
+    tab.set_viewport_size({"width": 1280, "height": 720})
+    expect(tab.get_by_role("navigation", name="Main")).to_be_visible()
+    expect(toggle).to_be_hidden()
+    expect(play).to_be_hidden()
