@@ -11,7 +11,8 @@ it keeps there), as tests/e2e/test_turn_e2e.py does for clicks.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -33,6 +34,8 @@ CENTRE = """(place) => {
   const point = new DOMPoint(area[0] + area[2] / 2, area[1] + area[3] / 2).matrixTransform(matrix);
   return [point.x, point.y];
 }"""
+
+Shot = Callable[[Page, str], Path]
 
 MARKS = "() => [...document.querySelectorAll('#board-drag .drag-target')].map(m => Number(m.dataset.place))"
 OVER = "() => [...document.querySelectorAll('#board-drag .drag-target--over')].map(m => Number(m.dataset.place))"
@@ -78,7 +81,7 @@ def steps_in(tab: Page) -> str:
 
 
 def test_dragging_with_the_mouse(tab_for: TabMaker, transactional_db: None,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                 monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
     who, game = opening(monkeypatch)
     tab, server = tab_for(1280, who.alice), tab_for(1280, who.alice)
     tab.set_viewport_size({"width": 1280, "height": 1300})
@@ -89,6 +92,7 @@ def test_dragging_with_the_mouse(tab_for: TabMaker, transactional_db: None,
         assert sorted(tab.evaluate(MARKS)) == [4, 5, 7]
         assert tab.evaluate(OVER) == [5]
         expect(tab.locator("#board-drag .drag-ghost")).to_have_count(1)
+        screenshot(tab, "drag-mouse-held")
 
     mouse_drag(tab, 8, centre(tab, 5), while_held=held_over_5)
     assert steps_in(tab) == "8-5"
@@ -180,7 +184,7 @@ def finger_drag(tab: Page, cdp: CDPSession, origin: int, to: tuple[float, float]
 
 
 def test_dragging_with_a_finger(touch_tab: Any, tab_for: TabMaker, transactional_db: None,
-                                monkeypatch: pytest.MonkeyPatch) -> None:
+                                monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
     who = cast()
     # Alice bears off soon: fourteen checkers on her 2 point, one on 8; she rolls 6-5 (shown 6, 5).
     starting_from(monkeypatch, position=position({8: 1, 2: 14}, {1: 15}))
@@ -200,6 +204,7 @@ def test_dragging_with_a_finger(touch_tab: Any, tab_for: TabMaker, transactional
     def held() -> None:
         assert sorted(tab.evaluate(MARKS)) == [0, 2, 3]
         assert tab.evaluate(OVER) == [0]
+        screenshot(tab, "drag-touch-held")
 
     finger_drag(tab, cdp, 8, centre(tab, 0), held)
     expect(tab.locator(".game__prompt")).to_have_text("Your move is complete: Submit it, or undo a step.")
@@ -281,7 +286,8 @@ def test_the_dice_submit_a_complete_move_and_only_then(tab_for: TabMaker, transa
     assert Game.objects.get(pk=game.pk).actions.filter(kind="play").get().notation == "8/5 6/5"
 
 
-def test_every_way_by_keys(tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_way_by_keys(tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch,
+                          screenshot: Shot) -> None:
     who, game = opening(monkeypatch)
     tab, server = tab_for(1280, who.alice), tab_for(1280, who.alice)
     asked = game_tab(tab, game)
@@ -321,11 +327,13 @@ def test_every_way_by_keys(tab_for: TabMaker, transactional_db: None, monkeypatc
     assert tab.evaluate(MARKS) == [23, 21, 20]
     tab.keyboard.press("ArrowLeft")
     assert tab.evaluate(OVER) == [20]
+    screenshot(tab, "drag-keys-held")
     tab.keyboard.press("Enter")
     expect(tab.locator(".game__prompt")).to_have_text("Your move is complete: Submit it, or undo a step.")
     same_as_the_server(tab, server)
     assert asked == [], asked
     expect(tab.locator("#board-dice-mine")).to_be_focused()
+    screenshot(tab, "drag-keys-dice-focused")
     tab.keyboard.press("Enter")
     expect(tab.locator(".game__prompt")).to_contain_text("Waiting for bob")
     assert Game.objects.get(pk=game.pk).actions.filter(kind="play").get().notation == "24/20"
