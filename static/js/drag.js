@@ -132,16 +132,30 @@
   // Ends the hold: the checker goes to ``place`` (clicks on the map) or, with null, back.
   function drop(checker, place) {
     held = null;
+    putBack(checker);
+    var api = turnApi();
+    if (!api || place === null || place === undefined || !checker.routes[place]) return false;
+    api.play(checker.routes[place]);
+    return true;
+  }
+
+  // The board as it was drawn: no marks, no copy, the checker back in its stack.
+  function putBack(checker) {
     if (checker.layer) checker.layer.remove();
+    checker.layer = null;
     checker.svg.classList.remove("board--dragging");
     document.querySelectorAll("#board-checkers .drag-lifted").forEach(function (use) {
       use.classList.remove("drag-lifted");
       if (!use.getAttribute("class")) use.removeAttribute("class");  // the board as it was drawn
     });
-    var api = turnApi();
-    if (!api || place === null || place === undefined || !checker.routes[place]) return false;
-    api.play(checker.routes[place]);
-    return true;
+  }
+
+  // Escape, or a board drawn anew under a held checker: a pointer's hold ends at its release,
+  // whose click must not play the checker; a hold by keys ends at once.
+  function cancel(checker) {
+    putBack(checker);
+    if (checker.pointerId !== null && checker.lifted) checker.cancelled = true;
+    else held = null;
   }
 
   // ---- Pointer: mouse, pen and touch alike ----
@@ -156,7 +170,7 @@
   });
 
   document.addEventListener("pointermove", function (event) {
-    if (!held || held.pointerId !== event.pointerId) return;
+    if (!held || held.pointerId !== event.pointerId || held.cancelled) return;
     if (!held.lifted) {
       if (Math.hypot(event.clientX - held.x, event.clientY - held.y) < THRESHOLD) return;
       lift(held);
@@ -172,6 +186,10 @@
       return;
     }
     dropped = {x: event.clientX, y: event.clientY, until: Date.now() + SWALLOW_MS};
+    if (checker.cancelled) {
+      held = null;
+      return;
+    }
     var found = placeUnder(checker, event.clientX, event.clientY);
     drop(checker, found ? found.place : null);
   });
@@ -182,7 +200,7 @@
   document.addEventListener("pointercancel", letGo);
   document.addEventListener("lostpointercapture", function (event) {
     // Capture also ends at a normal release, after pointerup has already dropped the checker.
-    if (held && held.pointerId === event.pointerId && held.lifted) letGo(event);
+    if (held && held.pointerId === event.pointerId && held.lifted && !held.cancelled) letGo(event);
     else if (held && held.pointerId === event.pointerId) held = null;
   });
   // A finger on a checker drags it rather than scrolling the page. CSS's touch-action is not
@@ -282,7 +300,7 @@
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (held) {
-      heldKey(event);
+      if (!held.cancelled) heldKey(event);
       return;
     }
     if (within(event.target, "#game-main #board-dice-mine") && (event.key === "Enter" || event.key === " ")) {
@@ -331,7 +349,7 @@
     var checker = held;
     if (event.key === "Escape") {
       event.preventDefault();
-      drop(checker, null);
+      cancel(checker);
       if (checker.pointerId === null) {
         checker.link.focus();
         announce("The checker is back on " + placeName(checker.origin) + ".");
@@ -388,7 +406,7 @@
   // ---- After each drawing: the dice as a button when they submit, the keys described ----
 
   function dress() {
-    if (held) drop(held, null);  // the board under it was drawn anew
+    if (held) cancel(held);  // the board under it was drawn anew
     var dice = document.getElementById("board-dice-mine");
     if (dice) {
       if (submitControl() && dice.children.length) {

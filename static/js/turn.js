@@ -34,6 +34,9 @@
 
   function load() {
     var data = document.getElementById("turn-map");
+    // Another part of the page was swapped (the private note, the menu counts): the turn built
+    // here goes on, rather than going back to the steps the page was served with.
+    if (turn && data && turn.source === data) return;
     turn = null;
     if (!data) return;
     var map;
@@ -49,7 +52,7 @@
       position = moved(position, origin, lead[1]);
       node = lead[2];
     }
-    turn = {map: map, swap: map.swap, node: node, path: path, position: position};
+    turn = {map: map, swap: map.swap, node: node, path: path, position: position, source: data};
   }
 
   // The position after one checker moves (a blot where it lands goes to the bar).

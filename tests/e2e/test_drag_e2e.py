@@ -108,6 +108,19 @@ def test_dragging_with_the_mouse(tab_for: TabMaker, transactional_db: None,
     assert normalized(tab.evaluate(SNAPSHOT)) == before
     expect(tab.locator("#board-drag")).to_have_count(0)
     assert steps_in(tab) == "8-5"
+    # Escape while the mouse holds it puts it back: releasing it on a marked place then plays nothing.
+    tab.mouse.move(*centre(tab, 6))
+    tab.mouse.down()
+    tab.mouse.move(*centre(tab, 5), steps=6)
+    tab.keyboard.press("Escape")
+    expect(tab.locator("#board-drag")).to_have_count(0)
+    tab.mouse.up()
+    assert normalized(tab.evaluate(SNAPSHOT)) == before
+
+    # Saving the private note (another region swapped) leaves the turn built in the page as it is.
+    tab.get_by_label(re.compile("Only you can see this")).fill("Hold the 5 point")
+    tab.get_by_role("button", name="Save note").click()
+    expect(tab.locator("#game-note")).to_contain_text("Saved.")
 
     # A press that barely moves is a click: the 1 on the 6 completes the move.
     x, y = centre(tab, 6)
@@ -118,7 +131,7 @@ def test_dragging_with_the_mouse(tab_for: TabMaker, transactional_db: None,
     expect(tab.locator(".game__prompt")).to_have_text("Your move is complete: Submit it, or undo a step.")
     assert steps_in(tab) == "8-5,6-5"
     same_as_the_server(tab, server)
-    assert asked == [], asked
+    assert [url for url in asked if "/note" not in url] == [], asked
 
 
 def test_a_drop_that_needs_both_dice_or_the_other_order(tab_for: TabMaker, transactional_db: None,
