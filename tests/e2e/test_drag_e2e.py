@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, CDPSession, Locator, Page, expect
 
 from backgammon.models import Game
 from tests.e2e.conftest import DEFAULT_TIMEOUT_MS, TabMaker
-from tests.e2e.scenes import cast, session_cookie
+from tests.e2e.scenes import cast, forced_pass, session_cookie
 from tests.e2e.test_turn_e2e import SNAPSHOT, normalized, same_as_the_server
 from tests.site.gamebuilder import position, scripted_dice, start_game, starting_from
 
@@ -297,6 +297,19 @@ def test_the_dice_submit_a_complete_move_and_only_then(tab_for: TabMaker, transa
     dice.locator("use").first.click()
     expect(tab.locator(".game__prompt")).to_contain_text("Waiting for bob")
     assert Game.objects.get(pk=game.pk).actions.filter(kind="play").get().notation == "8/5 6/5"
+
+
+def test_the_dice_pass_a_turn_that_cannot_move(tab_for: TabMaker, transactional_db: None,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = forced_pass(cast(), monkeypatch)  # two on the bar against a closed board: Submit passes
+    tab = tab_for(1280, scene.viewer)
+    tab.set_viewport_size({"width": 1280, "height": 1300})
+    tab.goto(scene.url)
+    dice = tab.locator("#board-dice-mine")
+    expect(dice).to_have_attribute("aria-label", "Submit the move (the dice)")
+    dice.locator("use").first.click()
+    expect(tab.locator(".game__prompt")).to_contain_text("Waiting for bob")
+    assert Game.objects.get(pk=scene.game.pk).actions.filter(kind="play").get().notation == ""
 
 
 def test_every_way_by_keys(tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch,
