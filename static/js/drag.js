@@ -17,7 +17,7 @@
 // at every step), and what is left (pointer capture, a threshold, screen to viewBox coordinates)
 // is a few lines; the kept libraries either use mouse and touch events rather than Pointer Events
 // (d3-drag), move HTML boxes rather than SVG shapes (draggabilly, dragula, SortableJS, Shopify's),
-// or weigh more than all of this site's scripts together for the same few lines (interact.js).
+// or weigh 98 KB minified, twice the site's own scripts, for the same few lines (interact.js).
 (function () {
   "use strict";
 
@@ -63,8 +63,8 @@
     var geometry = api.geometry();
     checker.lifted = true;
     checker.routes = api.routes(checker.origin);
-    // Along the direction of play, bearing off last.
-    checker.places = Object.keys(checker.routes).map(Number).sort(function (a, b) { return (b || 99) - (a || 99); });
+    // Along the direction of play (24 down to 1), bearing off (0) last.
+    checker.places = Object.keys(checker.routes).map(Number).sort(function (a, b) { return b - a; });
     var layer = make("g", {id: "board-drag", "class": "drag-layer"});
     checker.places.forEach(function (place) {
       var area = geometry.places[String(place)];

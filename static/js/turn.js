@@ -201,7 +201,6 @@
   window.gammonTurn = {
     active: function () { return turn !== null; },
     made: function () { return turn.path.length; },
-    complete: function () { return Boolean(turn.map.nodes[turn.node][0]); },
     routes: routes,
     byDie: byDie,
     play: play,
