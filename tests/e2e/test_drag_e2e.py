@@ -19,9 +19,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Browser, CDPSession, Locator, Page, expect
 
+from accounts.models import Profile
 from backgammon.models import Game
 from tests.e2e.conftest import DEFAULT_TIMEOUT_MS, TabMaker
-from tests.e2e.scenes import cast, forced_pass, session_cookie
+from tests.e2e.scenes import cast, doubles, forced_pass, session_cookie
 from tests.e2e.test_turn_e2e import SNAPSHOT, normalized, same_as_the_server
 from tests.site.gamebuilder import position, scripted_dice, start_game, starting_from
 
@@ -161,6 +162,23 @@ def test_a_drop_that_needs_both_dice_or_the_other_order(tab_for: TabMaker, trans
     assert Game.objects.get(pk=game.pk).actions.filter(kind="play").get().notation == "24/20"
 
 
+def test_a_drop_on_doubles_uses_as_many_fives_as_it_needs(tab_for: TabMaker, transactional_db: None,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = doubles(cast(), monkeypatch)  # Bob's 5-5, two fives played (13/8 13/8), two to go
+    tab, server = tab_for(1280, scene.viewer), tab_for(1280, scene.viewer)
+    tab.set_viewport_size({"width": 1280, "height": 1300})
+    tab.goto(scene.url)
+    expect(tab.locator("#turn-map")).to_have_count(1)
+
+    def held() -> None:
+        assert tab.evaluate(MARKS) == [8, 3]
+
+    mouse_drag(tab, 13, centre(tab, 3), while_held=held)
+    expect(tab.locator(".game__prompt")).to_have_text("Your move is complete: Submit it, or undo a step.")
+    assert steps_in(tab) == "13-8,13-8,13-8,8-3"
+    same_as_the_server(tab, server)
+
+
 @pytest.fixture
 def touch_tab(browser: Browser, live_server: Any) -> Iterator[Any]:
     """touch_tab(user) -> a tablet's page (touch, mobile, 768 x 1024) logged in as ``user``."""
@@ -200,6 +218,8 @@ def test_dragging_with_a_finger(touch_tab: Any, tab_for: TabMaker, transactional
                                 monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
     who = cast()
     # Alice bears off soon: fourteen checkers on her 2 point, one on 8; she rolls 6-5 (shown 6, 5).
+    # Her home board is on the left: the drop places are the mirrored board's.
+    Profile.objects.filter(user=who.alice).update(home_board_left=True)
     starting_from(monkeypatch, position=position({8: 1, 2: 14}, {1: 15}))
     scripted_dice(monkeypatch).then((6, 5))
     game = start_game(who.alice, who.bob, variant="BX", match_length=0)
