@@ -8,6 +8,10 @@
 // (backgammon/board_markup.py; tests/e2e/test_turn_e2e.py compares the two), and keeps the steps
 // in the address, so a reload shows the same turn. Submit posts the steps as before. Without this
 // script, or without a map, the same links ask the server.
+//
+// static/js/drag.js (drag-and-drop, double- and right-click, keys) moves checkers through
+// window.gammonTurn below: every way of moving is a sequence of the same clicks on the same map,
+// so the steps in the address and the server's replay of them stay what clicks would make.
 (function () {
   "use strict";
 
@@ -19,7 +23,20 @@
   }
 
   function start() {
+    load();
+    drawn();
+  }
+
+  // Tells drag.js that the board was drawn (or the region swapped in) so it can dress the dice.
+  function drawn() {
+    document.dispatchEvent(new CustomEvent("turn:drawn"));
+  }
+
+  function load() {
     var data = document.getElementById("turn-map");
+    // Another part of the page was swapped (the private note, the menu counts): the turn built
+    // here goes on, rather than going back to the steps the page was served with.
+    if (turn && data && turn.source === data) return;
     turn = null;
     if (!data) return;
     var map;
@@ -35,7 +52,7 @@
       position = moved(position, origin, lead[1]);
       node = lead[2];
     }
-    turn = {map: map, swap: map.swap, node: node, path: path, position: position};
+    turn = {map: map, swap: map.swap, node: node, path: path, position: position, source: data};
   }
 
   // The position after one checker moves (a blot where it lands goes to the bar).
@@ -120,6 +137,79 @@
     if (act[kind](Number(clicked.dataset.origin))) draw();
   }, true);
 
+  // Where a checker can go from ``origin`` by clicks: destination -> {swap, origins, dice}, the
+  // clicks (on origin, then on each point it passes) that take it there, in the dice order shown
+  // or, before the first step, the other order ("swap dice"). Fewest clicks first, then the order
+  // shown: only a bear-off can be reached both by one die and by two.
+  function routes(origin) {
+    var found = {};
+    trees().forEach(function (swap) {
+      var node = swap === turn.swap ? turn.node : turn.map.roots[swap ? 1 : 0];
+      var point = origin;
+      var origins = [];
+      var dice = [];
+      for (;;) {
+        var lead = turn.map.nodes[node][3][String(point)];
+        if (!lead) break;
+        origins.push(point);
+        dice.push(lead[0]);
+        point = lead[1];
+        node = lead[2];
+        var known = found[point];
+        if (!known || known.origins.length > origins.length) {
+          found[point] = {swap: swap, origins: origins.slice(), dice: dice.slice(), destination: point};
+        }
+        if (point === 0) break;
+      }
+    });
+    return found;
+  }
+
+  // The dice orders a first click may use: the one shown, and the other one before any step.
+  function trees() {
+    var orders = [turn.swap];
+    if (!turn.path.length && turn.map.dice[0] !== turn.map.dice[1]) orders.push(!turn.swap);
+    return orders;
+  }
+
+  // One step of the checker on ``origin`` by the higher die (or the lower), or by the other
+  // die when it cannot move by that one; null when it cannot move.
+  function byDie(origin, higher) {
+    var options = [];
+    trees().forEach(function (swap) {
+      var node = swap === turn.swap ? turn.node : turn.map.roots[swap ? 1 : 0];
+      var lead = turn.map.nodes[node][3][String(origin)];
+      if (lead) options.push({swap: swap, origins: [origin], dice: [lead[0]], destination: lead[1]});
+    });
+    options.sort(function (a, b) { return higher ? b.dice[0] - a.dice[0] : a.dice[0] - b.dice[0]; });
+    return options.length ? options[0] : null;
+  }
+
+  // The clicks of ``plan`` (from routes or byDie), drawn once; with no plan, just the drawing.
+  function play(plan) {
+    if (plan && (plan.swap === turn.swap || act.swap())) {
+      for (var i = 0; i < plan.origins.length && act.move(plan.origins[i]); i++) { /* each click in turn */ }
+    }
+    draw();
+  }
+
+  // Takes back steps, without drawing, until ``count`` are left (a double-click's first click).
+  function undoTo(count) {
+    while (turn.path.length > count && act.undo()) { /* one step at a time */ }
+  }
+
+  window.gammonTurn = {
+    active: function () { return turn !== null; },
+    made: function () { return turn.path.length; },
+    routes: routes,
+    byDie: byDie,
+    play: play,
+    undoTo: undoTo,
+    geometry: function () { return turn.map.geometry; },
+    // Checkers of the viewer's on a place: 1-24, or 25 for the bar.
+    count: function (place) { return turn.position.mine[place - 1]; }
+  };
+
   document.addEventListener("DOMContentLoaded", start);
   // A region swapped in (an action's answer, a pushed update, a click the server answered).
   document.addEventListener("htmx:afterSwap", start);
@@ -149,6 +239,7 @@
     main.querySelectorAll("a[data-turn=self]").forEach(function (refresh) { refresh.setAttribute("href", self); });
     window.history.replaceState(window.history.state, "", self);
     if (typeof htmx !== "undefined") htmx.process(main);
+    drawn();
   }
 
   function fill(id, markup) {
