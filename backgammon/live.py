@@ -10,16 +10,20 @@ When a game changes (``signals.game_changed``, sent after commit):
   nothing. The mover's page already has its region (the answer to the move), and a page that
   shows the count already ignores the event;
 - unless the player to act only rolled, each player's group also hears a ``status`` event (their
-  Game status lists, and their menu counts as the badges show them: ``"counts"``).
-A new challenge or message tells the player's group a ``status`` event.
+  Game status lists and main screen, and their menu counts as the badges show them:
+  ``"counts"``), and each player's profile topic, when a page shows it, a ``changed`` event
+  (backgammon/live_topics.py).
+A new challenge, one declined or withdrawn, or a message tells the player's group a ``status``
+event; an open challenge put in, taken or withdrawn tells the Waiting Room's topic.
 
 So what a player sees is decided by the same code whether it is fetched or pushed, and nobody
 hears of a game they may not see: players hear their own groups, and the stream
-(backgammon/views/live.py) lets a user into their own group and into the group of a game they
-may watch, nothing else.
+(backgammon/views/live.py) lets a user into their own group, into the group of a game they may
+watch and into the topics of public pages, nothing else.
 
 Publishing goes through the Channels layer (settings.CHANNEL_LAYERS): Redis across app servers
-and the task worker, an in-memory layer within one development process.
+and the task worker; without it an in-memory layer in the app server, which hears the task
+worker through the database (gamesite/live_bridge).
 """
 
 from __future__ import annotations
