@@ -30,7 +30,8 @@ lint: $(STAMPS)/venv
 # The development site: SQLite (WAL mode, see settings.py), DEBUG, its own random keys
 # (.dev-secrets), demo data, the task worker beside the web server; Ctrl-C stops both.
 # uvicorn serves it as in production (ASGI: pages get live updates pushed), reloading on edits;
-# with no REDIS_URL the push goes through an in-memory layer in that one process.
+# with no REDIS_URL the push goes through an in-memory layer in that process, and the worker's
+# events reach it through the database (gamesite/live_bridge).
 RUN_DATABASE_URL ?= sqlite:///$(CURDIR)/db.sqlite3
 RUN_ENV := DEBUG=1 DATABASE_URL=$(RUN_DATABASE_URL)
 RUN_PORT ?= 8000

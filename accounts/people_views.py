@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -39,6 +40,11 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     player = player_by_username(username)
     if player is None:
         raise Http404(f"There is no player called {username!r}.")
+    htmx = getattr(request, "htmx", None)
+    if htmx and not htmx.boosted:  # a pushed "changed" of the player's topic: the current games alone
+        response = render(request, "accounts/_current_games.html", {"player": player, "facts": player_facts(player)})
+        patch_vary_headers(response, ["HX-Request"])
+        return response
     profile = player.profile
     viewer = request.user
     context = {
@@ -50,7 +56,9 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         "is_self": viewer.is_authenticated and viewer.pk == player.pk,
         "relation": relation_of(viewer, player),
     }
-    return render(request, "accounts/player.html", context)
+    response = render(request, "accounts/player.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_GET

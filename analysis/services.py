@@ -8,12 +8,14 @@ task claims the row by a conditional update, so a task run twice analyses once.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from backgammon.engine.actions import Action
+from backgammon.live_topics import publish_analysis_changed
 from backgammon.models import Game
 from backgammon.services import Rejected
 
@@ -25,6 +27,8 @@ __all__ = ["AnalysisRejected", "analysis_request", "analysis_run", "analysis_una
 logger = logging.getLogger(__name__)
 PROGRESS_EVERY = 10
 """Actions analysed between two progress writes: the page's bar moves without a write per action."""
+PROGRESS_TOLD_EVERY_SECONDS = 0.5
+"""The game's open pages hear of the progress at most this often (backgammon/live_topics.py)."""
 
 
 class AnalysisRejected(Rejected):
@@ -64,6 +68,7 @@ def analysis_request(*, game_id: int, user: Any) -> GameAnalysis:
             analysis.requested_by, analysis.requested_at = user, timezone.now()
             analysis.save(update_fields=["status", "done", "failure", "requested_by", "requested_at"])
         transaction.on_commit(lambda: analyse_game.enqueue(analysis.pk))
+        _changed(game)
     return analysis
 
 
@@ -83,16 +88,30 @@ def analysis_run(analysis_id: int) -> bool:
     rows = GameAnalysis.objects.filter(pk=analysis_id)
     rows.update(total=len(actions))
 
+    _changed(game)
+    told_at = time.monotonic()
+
     def progress(done: int, total: int) -> None:
+        nonlocal told_at
         if done % PROGRESS_EVERY == 0:
             rows.update(done=done)
+            if time.monotonic() - told_at >= PROGRESS_TOLD_EVERY_SECONDS:
+                _changed(game)
+                told_at = time.monotonic()
 
     try:
         results = analyse_isolated(game.rules(), actions, progress)
     except Exception as error:  # recorded for the page; the worker goes on with other tasks
         logger.exception("analysis of game %s failed", game.pk)
         rows.update(status=GameAnalysis.Status.FAILED, failure=str(error)[:500], finished_at=timezone.now())
+        _changed(game)
         return False
     rows.update(status=GameAnalysis.Status.DONE, done=len(actions), results=results,
                 finished_at=timezone.now())
+    _changed(game)
     return True
+
+
+def _changed(game: Game) -> None:
+    """The game's open pages show the analysis panel anew (queued, progress, done or failed)."""
+    publish_analysis_changed(game_id=game.pk, player_ids=(game.black_id, game.white_id))

@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.models import Game
 from backgammon.views.access import visible_game_or_404
@@ -55,16 +54,10 @@ def analysis_start(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def analysis_panel(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The panel alone, polled by htmx while the analysis is queued or running."""
+    """The panel alone, asked for by htmx when a pushed event says the analysis moved on
+    (backgammon/live_topics.py), or polled by static/js/live.js while push is unavailable."""
     game = _game_or_404(game_id, request.user)
-    context = panel_context(game)
-    analysis = context["analysis"]
-    response = render(request, "analysis/_panel.html", context)
-    if analysis is not None and getattr(analysis, "status", "") in ("done", "failed") and request.GET.get("poll"):
-        # The last swap, then htmx stops asking.
-        stop = HttpResponseStopPolling(response.content)
-        return stop
-    return response
+    return render(request, "analysis/_panel.html", panel_context(game))
 
 
 @login_required

@@ -10,16 +10,20 @@ When a game changes (``signals.game_changed``, sent after commit):
   nothing. The mover's page already has its region (the answer to the move), and a page that
   shows the count already ignores the event;
 - unless the player to act only rolled, each player's group also hears a ``status`` event (their
-  Game status lists, and their menu counts as the badges show them: ``"counts"``).
-A new challenge or message tells the player's group a ``status`` event.
+  Game status lists and main screen, and their menu counts as the badges show them:
+  ``"counts"``), and each player's profile topic, when a page shows it, a ``changed`` event
+  (backgammon/live_topics.py).
+A new challenge, one declined or withdrawn, or a message tells the player's group a ``status``
+event; an open challenge put in, taken or withdrawn tells the Waiting Room's topic.
 
 So what a player sees is decided by the same code whether it is fetched or pushed, and nobody
 hears of a game they may not see: players hear their own groups, and the stream
-(backgammon/views/live.py) lets a user into their own group and into the group of a game they
-may watch, nothing else.
+(backgammon/views/live.py) lets a user into their own group, into the group of a game they may
+watch and into the topics of public pages, nothing else.
 
 Publishing goes through the Channels layer (settings.CHANNEL_LAYERS): Redis across app servers
-and the task worker, an in-memory layer within one development process.
+and the task worker; without it an in-memory layer in the app server, which hears the task
+worker through the database (gamesite/live_bridge).
 """
 
 from __future__ import annotations
@@ -34,11 +38,14 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_save
 
 from accounts.backends import signed_in_user_key
 from backgammon import signals
 from backgammon.game_region import kept_answers_for_viewer, pushed_region
-from backgammon.models import Game
+from backgammon.live_topics import LOBBY, player_topic, publish_changed, topic_mark, topic_messages
+from backgammon.models import Challenge, Game
 from backgammon.services.queries import games_awaiting_counts_kept
 from backgammon.views.access import known_actor
 from gamesite.after_answer import after_answer, in_a_page_thread
@@ -56,6 +63,7 @@ __all__ = [
     "may_watch",
     "publish_game_changed",
     "publish_status",
+    "send_messages",
     "user_group",
 ]
 
@@ -88,9 +96,12 @@ def may_watch(game: Game, user: Any) -> bool:
 
 
 def layer_is_shared() -> bool:
-    """False for the in-memory layer: it reaches only pages served by this very process, so
-    what the task worker does (bot moves, timeouts) needs the page's slow poll too."""
-    return not isinstance(get_channel_layer(), InMemoryChannelLayer)
+    """False for the plain in-memory layer: it reaches only pages served by this very process, so
+    what the task worker does (bot moves, timeouts) needs the page's slow poll too. The layer
+    without Redis that reads the worker's events from the database (gamesite/live_bridge) is
+    shared."""
+    layer = get_channel_layer()
+    return not isinstance(layer, InMemoryChannelLayer) or bool(getattr(layer, "shared", False))
 
 
 # The ASGI server's event loop in an app-server process (gamesite/asgi.py says which): the pages'
@@ -158,6 +169,10 @@ def _send(messages: list[Message]) -> None:
     sender.join()
 
 
+send_messages = _send
+"""Send (group, events) messages to their groups (backgammon/live_topics.py publishes through it)."""
+
+
 def _log_failure(sent: Any, unpublished: str, groups: list[str]) -> None:
     error = None if sent.cancelled() else sent.exception()
     if error is not None:
@@ -170,6 +185,9 @@ def _log_failure(sent: Any, unpublished: str, groups: list[str]) -> None:
 # that lapsed early costs only the push's HTML: the event still goes, and the page then asks for
 # what it shows, as without these marks.
 LISTENING_SECONDS = 90
+
+
+TOPIC_MARK_PREFIX = topic_mark("")
 
 
 def listening_key(user_id: int, game_id: int | None = None) -> str:
@@ -209,6 +227,9 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
             shown += kept_answers_for_viewer(game, player_id)
         elif not same_turn:
             shown += menu_counts_keys(player_id)
+    # A player's profile lists their current games: its open pages hear when a turn passes.
+    profiles = [] if same_turn else [player_topic(player_id) for player_id in players]
+    shown += [topic_mark(topic) for topic in profiles]
     listening = _listening(players, game_id, also_kept=shown)
     if not same_turn:  # both PLAY counts, which the move forgot, counted together for the news
         games_awaiting_counts_kept([player_id for player_id in players if listening_key(player_id) in listening])
@@ -222,6 +243,8 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
         if not same_turn:
             events.append((EVENT_STATUS, _status(player_id, listening)))
         messages.append((user_group(player_id), events))
+    pages = {topic: int(listening[topic_mark(topic)]) for topic in profiles if topic_mark(topic) in listening}
+    messages += topic_messages(profiles, pages)
     _send(messages)
 
 
@@ -240,21 +263,23 @@ def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:
     publish_status(challenged_id)
 
 
-def _listening(user_ids: list[int], game_id: int | None, also_kept: list[str] | None = None) -> set[str]:
-    """Which of these players have a page open (and that game's page, with ``game_id``);
-    ``also_kept``: kept answers (gamesite.kept) the news will read, asked in the same trip."""
+def _listening(user_ids: list[int], game_id: int | None, also_kept: list[str] | None = None) -> dict[str, Any]:
+    """Which of these players have a page open (and that game's page, with ``game_id``), each
+    mark with its count of pages; ``also_kept``: kept answers (gamesite.kept) the news will
+    read, asked in the same trip, and the marks of topics (live_topics.topic_mark) among them."""
     keys = [listening_key(user_id) for user_id in user_ids]
     if game_id is not None:
         keys += [listening_key(user_id, game_id) for user_id in user_ids]
+    keys += [key for key in also_kept or () if key.startswith(TOPIC_MARK_PREFIX)]
     try:  # a mark counts its player's open pages (backgammon/views/live.py)
         if settings.KEPT_ANSWERS:
             marks = kept_of_these([*keys, *(also_kept or ())])
         else:
             marks = cache.get_many(keys)
-        return {key for key in keys if marks.get(key)}
+        return {key: marks[key] for key in keys if marks.get(key)}
     except Exception:  # the cache out of reach: the events still go, the pages ask for the rest
         log.warning("live: could not read who is listening", exc_info=True)
-        return set()
+        return {}
 
 
 def _signed_in(user_id: int) -> Any:
@@ -278,7 +303,7 @@ def _region_for(game: Game, user_id: int) -> str:
         return ""
 
 
-def _status(user_id: int, listening: set[str]) -> dict[str, Any]:
+def _status(user_id: int, listening: dict[str, Any]) -> dict[str, Any]:
     """A status event's data: the menu counts as the page's badges show them (``counts``: the
     same markup /menu-counts/ answers), when the player has a page open to show them."""
     if listening_key(user_id) not in listening:
@@ -293,6 +318,18 @@ def _status(user_id: int, listening: set[str]) -> dict[str, Any]:
         return {}
 
 
+def _challenge_saved(sender: Any, instance: Challenge, created: bool, **_: Any) -> None:
+    """An open challenge put in, taken or withdrawn changes the Waiting Room; a named one declined
+    or withdrawn, both players' lists (a new one tells the challenged player by
+    ``challenge_created``; one accepted starts a game, which tells both)."""
+    if instance.challenged_id is None:
+        publish_changed(LOBBY)
+    elif not created and instance.status in (Challenge.Status.DECLINED, Challenge.Status.WITHDRAWN):
+        for player_id in (instance.challenger_id, instance.challenged_id):
+            transaction.on_commit(partial(publish_status, player_id))
+
+
 def connect() -> None:
     signals.game_changed.connect(publish_game_changed, dispatch_uid="live-game-changed")
     signals.challenge_created.connect(publish_challenge_created, dispatch_uid="live-challenge-created")
+    post_save.connect(_challenge_saved, sender=Challenge, dispatch_uid="live-challenge-saved")

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "axes",
     "ninja",  # its Swagger page then loads its assets from our static files (the CSP allows no CDN)
     "api",
+    "gamesite.live_bridge",
 ]
 
 MIDDLEWARE = [
@@ -239,14 +240,18 @@ SESSION_ENGINE = "gamesite.sessions" if REDIS_URL else "django.contrib.sessions.
 KEPT_ANSWERS = env_bool("KEPT_ANSWERS", CACHES["default"]["BACKEND"] != "django.core.cache.backends.db.DatabaseCache")
 SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 300)
 
-# Live updates (backgammon.live): a game's change is published to the pages open on it through a
+# Live updates (backgammon.live): a change is published to the pages open on it through a
 # Channels layer. Redis carries it between app servers and from the task worker; without
-# REDIS_URL (``make run``) an in-memory layer serves the one development process, and pages
-# also poll now and then for what the worker did (see backgammon/live.py, LAYER_IS_SHARED).
+# REDIS_URL (``make run``) the app server's own layer is in memory, and the task worker's events
+# come to it through the database (gamesite/live_bridge: LIVE_VIA_DATABASE, on without Redis).
+# With it off, pages also poll now and then for what the worker did (backgammon/live.py).
 # CHANNEL_PREFIX keeps sites (or parallel test runs) sharing one Redis apart.
 CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "gammon")
+LIVE_VIA_DATABASE = env_bool("LIVE_VIA_DATABASE", not REDIS_URL)
 if REDIS_URL:
     CHANNEL_LAYERS = redis_channel_layers(REDIS_URL, CHANNEL_PREFIX)  # publish/subscribe (gamesite/live_layers.py)
+elif LIVE_VIA_DATABASE:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "gamesite.live_bridge.layer.DatabaseBridgedLayer"}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

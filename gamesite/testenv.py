@@ -30,6 +30,10 @@ TEST_ENVIRONMENT = {
     # kept answers (gamesite/kept.py) work as with Redis in production and every test also checks
     # that what changes an answer forgets it.
     "CACHE_IN_PROCESS": "1",
+    # The suite's own streams are read on short-lived event loops in this process, where the
+    # database bridge's reader (gamesite/live_bridge) would hold a connection past a test: the
+    # in-memory layer here; tests/site/test_live_make_run.py runs the bridge as `make run` does.
+    "LIVE_VIA_DATABASE": "0",
 }
 # What the app servers the suite starts as processes of their own (two servers, the database
 # restart) get instead: the pool, as in production, and a cache they share (Redis where the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
@@ -13,9 +14,15 @@ from notices.main_screen import main_screen
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Visitors get a welcome; players get the main screen: what to do now."""
+    """Visitors get a welcome; players get the main screen: what to do now (to htmx, asking
+    again when a pushed event says it changed, only its lists)."""
     if request.user.is_authenticated:
-        return render(request, "notices/main_screen.html", {"screen": main_screen(request.user)})
+        context = {"screen": main_screen(request.user)}
+        htmx = getattr(request, "htmx", None)
+        template = "notices/_main_screen.html" if htmx and not htmx.boosted else "notices/main_screen.html"
+        response = render(request, template, context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
     return render(request, "home.html")
 
 

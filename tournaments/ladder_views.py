@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 
 from backgammon.models import time_limit_label
@@ -39,8 +40,13 @@ def _ladder_rows(viewer: Any) -> list[dict[str, Any]]:
 
 
 def _render(request: HttpRequest, *, status: int = 200) -> HttpResponse:
-    return render(request, "tournaments/ladders.html", {"ladders": _ladder_rows(request.user)},
-                  status=status)
+    """The page, or to htmx (asking again on a pushed "changed" event) its ladders alone."""
+    htmx = getattr(request, "htmx", None)
+    region = request.method == "GET" and htmx and not htmx.boosted
+    template = "tournaments/_ladders_live.html" if region else "tournaments/ladders.html"
+    response = render(request, template, {"ladders": _ladder_rows(request.user)}, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_GET

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.membership import is_member
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
+from backgammon.live_topics import LADDERS, publish_changed
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, challenge_create
 from tournaments.models import Ladder, LadderMatch, LadderRung
@@ -111,6 +112,7 @@ def ladder_create(
     if Ladder.objects.filter(name__iexact=name).exists():
         raise LadderRejected(f"There is already a ladder called {name!r}.")
     extra = {} if inactivity_days is None else {"inactivity_days": inactivity_days}
+    publish_changed(LADDERS)
     return Ladder.objects.create(
         name=name, variant=variant, match_length=length, time_limit=time_limit,
         members_only=members_only, vacation_days_cap=vacation_days_cap, created_by=staff, **extra,
@@ -126,11 +128,13 @@ def ladder_join(*, ladder_id: int, player: Any) -> LadderRung:
         if ladder.members_only and not is_member(player):
             raise LadderConflict(f"The ladder {ladder.name} is for members only.")
         bottom = ladder.rungs.count()
+        publish_changed(LADDERS)
         return LadderRung.objects.create(ladder=ladder, player=player, rank=bottom + 1)
 
 
 def _remove(rung: LadderRung) -> None:
     # Everyone below moves up one place.
+    publish_changed(LADDERS)
     rung.delete()
     LadderRung.objects.filter(ladder_id=rung.ladder_id, rank__gt=rung.rank).update(rank=F("rank") - 1)
 
@@ -233,6 +237,7 @@ def ladder_record_result(*, game: Game) -> None:
     match.save(update_fields=["winner", "finished_at"])
     if game.winner_id is None:
         return  # aborted by staff: no result to record
+    publish_changed(LADDERS)  # records and perhaps places: the Ladder area's pages ask again
     rungs = {r.player_id: r for r in ladder.rungs.filter(player__in=[match.challenger_id, match.defender_id])}
     for player_id, rung in rungs.items():
         won = player_id == game.winner_id

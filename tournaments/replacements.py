@@ -15,7 +15,7 @@ from django.db.models import Q
 from backgammon.services import Refusal
 
 from .models import Replacement, Tournament, TournamentMatch
-from .tournaments import TournamentConflict, TournamentRejected, _locked
+from .tournaments import TournamentConflict, TournamentRejected, _locked, changed
 
 __all__ = ["tournament_replace_player"]
 
@@ -46,6 +46,7 @@ def tournament_replace_player(
                                      "its players can no longer change")
         entry.player = new
         entry.save(update_fields=["player"])
+        changed(tournament)
         return Replacement.objects.create(
             tournament=tournament, old=old, new=new, staff=staff, reason=reason[:500]
         )

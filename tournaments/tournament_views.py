@@ -1,5 +1,5 @@
 """The Tournaments pages: the list by area and status with Sign up and Withdraw, and each
-tournament's live bracket or table (htmx asks for it again until the tournament is over)."""
+tournament's live bracket or table (htmx asks for it again when a pushed event says it changed)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.models import time_limit_label
 from backgammon.services import Refusal, Rejected
@@ -54,8 +54,13 @@ def _areas(viewer: Any) -> list[dict[str, Any]]:
 
 
 def _render_list(request: HttpRequest, *, status: int = 200) -> HttpResponse:
-    return render(request, "tournaments/tournaments.html", {"areas": _areas(request.user)},
-                  status=status)
+    """The page, or to htmx (asking again on a pushed "changed" event) its lists alone."""
+    htmx = getattr(request, "htmx", None)
+    region = request.method == "GET" and htmx and not htmx.boosted
+    template = "tournaments/_tournaments_live.html" if region else "tournaments/tournaments.html"
+    response = render(request, template, {"areas": _areas(request.user)}, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_GET
@@ -144,16 +149,16 @@ def _context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
 
 @require_GET
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The page, or for htmx's poll only its live region; once the tournament is over the region
-    comes with htmx's stop-polling status."""
+    """The page, or to htmx (asking again on a pushed "changed" event of the tournament's topic)
+    only its live region."""
     context = _context(request, tournament_id)
     htmx = getattr(request, "htmx", None)
     if htmx and not htmx.boosted:
-        region = render_to_string("tournaments/_tournament_live.html", context, request=request)
-        if context["live"]:
-            return HttpResponse(region)
-        return HttpResponseStopPolling(region)
-    return render(request, "tournaments/tournament.html", context)
+        response = HttpResponse(render_to_string("tournaments/_tournament_live.html", context, request=request))
+    else:
+        response = render(request, "tournaments/tournament.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @login_required

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.membership import is_member
 from backgammon.engine import VARIANTS
+from backgammon.live_topics import TOURNAMENTS, publish_changed, tournament_topic
 from backgammon.models import Game
 from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, game_adjudicate, game_create
 from tournaments.ratings import rating_of
@@ -91,11 +92,19 @@ def tournament_create(
         raise TournamentRejected(
             f"The vacation cap is 0 to {MAX_VACATION_CAP_DAYS} days, or none to allow them all"
         )
-    return Tournament.objects.create(
+    created = Tournament.objects.create(
         name=name, area=area, variant=variant, match_length=length, format=format, size=size,
         time_limit=time_limit, rated=rated, signup_closes_at=signup_closes_at,
         members_only=members_only, vacation_days_cap=vacation_days_cap,
     )
+    publish_changed(TOURNAMENTS)
+    return created
+
+
+def changed(tournament: Tournament, *, listed: bool = False) -> None:
+    """Its open pages ask again once this commits (and the Tournament area's, when ``listed``:
+    its status, entrants or winner, shown there too, changed)."""
+    publish_changed(tournament_topic(tournament.pk), *([TOURNAMENTS] if listed else []))
 
 
 def _locked(tournament_id: int) -> Tournament:
@@ -128,6 +137,7 @@ def tournament_join(*, tournament_id: int, player: Any) -> Tournament:
                 "area: a player plays in only one of the two areas at a time"
             )
         Entry.objects.create(tournament=tournament, player=player)
+        changed(tournament, listed=True)
         if tournament.entries.count() == tournament.size:
             _start(tournament)
         return tournament
@@ -142,6 +152,7 @@ def tournament_leave(*, tournament_id: int, player: Any) -> Tournament:
         deleted, _ = tournament.entries.filter(player=player).delete()
         if not deleted:
             raise TournamentConflict("You are not signed up for this tournament")
+        changed(tournament, listed=True)
         return tournament
 
 
@@ -156,6 +167,7 @@ def close_signups(now: Any = None) -> int:
             tournament = _locked(tournament_id)
             if tournament.status != Tournament.Status.SIGNUP:
                 continue
+            changed(tournament, listed=True)
             if tournament.entries.count() >= 2:
                 _start(tournament)
                 started += 1
@@ -287,10 +299,12 @@ def _finish(tournament: Tournament, winner: Any) -> None:
     tournament.winner = winner
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "winner", "finished_at"])
+    changed(tournament, listed=True)
 
 
 def _record(tournament: Tournament, match: TournamentMatch, winner_id: int) -> None:
     """A match has its winner: the tournament moves on (under the tournament's lock)."""
+    changed(tournament)
     match.winner_id = winner_id
     match.save(update_fields=["winner", "adjudication"])
     if tournament.format == Format.SINGLE_ELIMINATION:
@@ -324,6 +338,7 @@ def on_match_finished(sender: Any, game: Game, how: str, **kwargs: Any) -> None:
     elif how == "played":
         match.game = _game_for(tournament, match.player_a, match.player_b)
         match.save(update_fields=["game"])
+        changed(tournament)
 
 
 def tournament_adjudicate(*, match_id: int, staff: Any, winner: Any, reason: str) -> TournamentMatch:
@@ -364,6 +379,7 @@ def tournament_cancel(*, tournament_id: int, staff: Any, reason: str) -> Tournam
             raise TournamentConflict(f"This tournament is already {tournament.status}")
         tournament.status = Tournament.Status.CANCELLED
         tournament.save(update_fields=["status"])
+        changed(tournament, listed=True)
     from backgammon.services import game_abort
 
     games = Game.objects.filter(tournament_match__tournament=tournament, status=Game.Status.ACTIVE)

@@ -1,10 +1,13 @@
 """The push channel: a Server-Sent Events stream per open page (htmx's SSE extension connects it
 from <body>, see templates/base.html and static/js/live.js).
 
-``/live/`` streams the logged-in player's own events (``status``: their Game status lists and
-menu counts; ``game``: news of their games, with the game region itself for the page of a game
-the opponent moved in); ``/live/?game=ID`` is the stream of that game's page: a watcher's also
-hears the game's group (``game``: its page asks for its fresh region). What the events carry is
+``/live/`` streams the logged-in player's own events (``status``: their Game status lists, main
+screen and menu counts; ``game``: news of their games, with the game region itself for the page
+of a game the opponent moved in); ``/live/?game=ID`` is the stream of that game's page: a
+watcher's also hears the game's group (``game``: its page asks for its fresh region).
+``&topic=NAME`` (up to three) adds the ``changed`` events of a page everybody may see (the
+Waiting Room's ``lobby``, ``ladders``, ``tournaments``, ``tournament-ID``, a profile's
+``player-ID``; backgammon/live_topics.py); a topic of nothing that exists is refused with 404. What the events carry is
 described in backgammon/live.py; what a page shows is decided by the same code whether fetched or
 pushed. A game the player may not watch is refused with 403, an unknown one with 404, streams
 opened beyond LIVE_STREAMS_RATE with 429; when the channel layer (Redis) cannot be reached, or
@@ -50,6 +53,7 @@ from backgammon.live import (
     may_watch,
     user_group,
 )
+from backgammon.live_topics import MOST_TOPICS, topic_group, topic_mark, topic_refusal
 from backgammon.models import Game
 from gamesite.page_threads import FINISH_ON_LOOP
 
@@ -124,6 +128,17 @@ def live_events(request: HttpRequest) -> HttpResponse:
             groups.append(game_group(found.pk))
         else:  # a player hears their own games' news in their own group, the region included
             marks.append(listening_key(user.pk, found.pk))
+    topics = list(dict.fromkeys(request.GET.getlist("topic")))
+    if len(topics) > MOST_TOPICS:
+        return HttpResponse(f"At most {MOST_TOPICS} topics a stream.", status=400, content_type=PLAIN_TEXT)
+    for topic in topics:
+        refusal = topic_refusal(topic, user)
+        if refusal == 404:
+            raise Http404("There is no such topic.")
+        if refusal is not None:
+            return HttpResponseForbidden("You may not follow this.", content_type=PLAIN_TEXT)
+        groups.append(topic_group(topic))
+        marks.append(topic_mark(topic))  # counted: the topic's events spread its pages' requests
     finish_on_loop = request.META.get(FINISH_ON_LOOP)
     if finish_on_loop is None:
         return _unavailable("Live updates need the ASGI server: this page polls instead.")

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST
 
 from backgammon.engine import VARIANTS
@@ -41,17 +42,23 @@ def _render_room(request: HttpRequest, form: OpenChallengeForm, *, status: int =
     filter_form = WaitingRoomFilterForm(request.GET or None)
     filters = filter_form.filters() if filter_form.is_valid() else OpenChallengeFilters()
     rows = open_challenges_for(request.user, filters)
-    return render(
-        request,
-        "backgammon/waiting_room.html",
-        {
-            "rows": rows,
-            "filter_form": filter_form,
-            "form": form,
-            "variant_rows": zip(form["variant"], VARIANTS.values(), strict=True),
-        },
-        status=status,
-    )
+    htmx = getattr(request, "htmx", None)
+    if request.method == "GET" and htmx and not htmx.boosted:  # a pushed "changed": the list alone
+        response = render(request, "backgammon/_open_challenges.html", {"rows": rows})
+    else:
+        response = render(
+            request,
+            "backgammon/waiting_room.html",
+            {
+                "rows": rows,
+                "filter_form": filter_form,
+                "form": form,
+                "variant_rows": zip(form["variant"], VARIANTS.values(), strict=True),
+            },
+            status=status,
+        )
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @login_required

@@ -1,7 +1,8 @@
 // Live updates: the server pushes an event when something on this page changed (htmx's SSE
 // extension, connected from <body sse-connect>): the game region itself when the opponent moved,
 // the menu counts when they changed; otherwise the regions concerned ask for their fresh content
-// (the game region, the Game status lists with hx-trigger="sse:status").
+// (the game region, the Game status lists and the main screen with hx-trigger="sse:status", and
+// the regions of a topic, data-live-topic, on a "changed" event: see onChanged).
 //
 // When push is unavailable (the stream refused or dropped, Redis down, or a proxy buffering it so
 // its "hello" never arrives) this script polls those regions instead, every 2 s at first and
@@ -69,6 +70,7 @@
     source.addEventListener("hello", onHello);
     source.addEventListener("game", onGame);
     source.addEventListener("status", onStatus);
+    source.addEventListener("changed", onChanged);
     // Connected but no hello: something between us buffers the stream, so poll meanwhile.
     window.setTimeout(function () {
       if (!live && source.readyState === EventSource.OPEN) startPolling();
@@ -101,6 +103,31 @@
     } else {
       htmx.trigger(badge, "live:poll");
     }
+  }
+
+  // A "changed" event names a topic of the page ({"topic": "lobby", "spread": 1000}): the regions
+  // showing it (data-live-topic) ask their own view. Many pages may show one topic, so each asks
+  // at a random moment within the spread, and at most once per spread however many changes come
+  // meanwhile: a request already planned will show them too.
+  var planned = {};
+  var askedAt = {};
+  function onChanged(event) {
+    var data = readData(event);
+    var topic = typeof data.topic === "string" ? data.topic : "";
+    if (!topic || planned[topic]) return;
+    var regions = document.querySelectorAll('[data-live-topic="' + topic + '"]');
+    if (!regions.length) return;
+    var spread = Math.min(Math.max(Number(data.spread) || 0, 0), 60000);
+    var wait = Math.random() * spread;
+    var since = Date.now() - (askedAt[topic] || 0);
+    if (since + wait < spread) wait = spread - since;
+    planned[topic] = window.setTimeout(function () {
+      delete planned[topic];
+      askedAt[topic] = Date.now();
+      document.querySelectorAll('[data-live-topic="' + topic + '"]').forEach(function (region) {
+        htmx.trigger(region, "live:changed");
+      });
+    }, wait);
   }
 
   // A "game" event tells of a game's action count now ({"g": 12, "n": 57}), with the game
@@ -168,7 +195,7 @@
     if (region && region.id && asking[region.id]) askAgain[region.id] = true;
   }
   // Capturing, so this hears the event before htmx starts the region's next request on it.
-  ["sse:status", "live:poll"].forEach(function (name) {
+  ["sse:status", "live:poll", "live:changed"].forEach(function (name) {
     body.addEventListener(name, heard, true);
   });
   body.addEventListener("htmx:beforeRequest", function (event) {

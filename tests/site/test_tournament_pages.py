@@ -101,7 +101,8 @@ def test_a_single_elimination_bracket_shows_rounds_byes_games_and_the_winner(
     assert "bracket__player--bye\">bye</span>" in html
     played = TournamentMatch.objects.get(tournament=cup, round=1, bye=False)
     assert reverse("backgammon:game", args=[played.game_id]) in html
-    assert "to be decided" in html and 'hx-trigger="every 4s"' in html
+    assert "to be decided" in html and 'hx-trigger="live:changed, live:poll"' in html
+    assert f'data-live-topic="tournament-{cup.pk}"' in html
     win(played.game, played.player_a)
     final = TournamentMatch.objects.get(tournament=cup, round=2)
     win(final.game, final.player_b)
@@ -134,7 +135,7 @@ def test_round_robin_shows_the_table_and_the_matches(admin_user: Any, players: l
     assert "bracket--columns" not in html
 
 
-def test_the_polling_partial_is_the_live_region_and_stops_when_finished(
+def test_the_asked_partial_is_the_live_region_which_stops_listening_when_finished(
     admin_user: Any, players: list[Any], client: Any
 ) -> None:
     cup = fill(make(admin_user, "Duel", size=2), players[:2])
@@ -146,7 +147,7 @@ def test_the_polling_partial_is_the_live_region_and_stops_when_finished(
     match = TournamentMatch.objects.get(tournament=cup)
     win(match.game, match.player_a)
     over = client.get(url, **HTMX)
-    assert over.status_code == 286 and "hx-trigger" not in over.content.decode()
+    assert over.status_code == 200 and "hx-trigger" not in over.content.decode()
     assert f'tournament-winner">{link(match.player_a)}<' in over.content.decode()
     assert client.get(reverse("tournaments:tournament", args=[999999])).status_code == 404
 
