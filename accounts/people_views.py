@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.computer_players import computer_players
 from accounts.forms import PlayerNameForm, PlayerSearchForm
 from accounts.models import Relation
 from accounts.people import (
@@ -79,14 +80,20 @@ def player_search(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
 @require_GET
 def who_is_here(request: HttpRequest) -> HttpResponse:
-    """Players seen in the last minutes, buddies first, with what they are doing."""
+    """Players seen in the last minutes, buddies first, with what they are doing; then the
+    computer players, who are always here. Visitors see it too (as ItsYourTurn shows them its
+    Waiting Room): a profile already says whether its player is online, and nothing here is
+    more than the profiles say."""
     return render(
         request,
         "accounts/who_is_here.html",
-        {"rows": players_here(request.user), "presence_minutes": settings.PRESENCE_MINUTES},
+        {
+            "rows": players_here(request.user),
+            "presence_minutes": settings.PRESENCE_MINUTES,
+            "computer_players": computer_players().userids,
+        },
     )
 
 

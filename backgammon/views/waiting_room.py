@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -54,12 +55,14 @@ def _render_room(request: HttpRequest, form: OpenChallengeForm, *, status: int =
     )
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def waiting_room(request: HttpRequest) -> HttpResponse:
-    """The open challenges I may see (filtered), and a form to add mine."""
+    """The open challenges I may see (filtered), and a form to add mine. Visitors see the room
+    too, as on ItsYourTurn, and are asked to sign up or log in to join or add a challenge."""
     if request.method != "POST":
         return _render_room(request, OpenChallengeForm())
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     form = OpenChallengeForm(request.POST)
     if form.is_valid():
         if lobby_write_refused(request, request.user):
