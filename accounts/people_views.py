@@ -47,7 +47,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         "profile": profile,
         "online": is_online(profile),
         "local_time": local_time(profile),
-        "facts": player_facts(player),
+        "facts": player_facts(player, viewer),
         "is_self": viewer.is_authenticated and viewer.pk == player.pk,
         "relation": relation_of(viewer, player),
     }

@@ -34,7 +34,7 @@ def test_a_visitor_sees_who_is_here_with_nothing_to_act_on(client: Client, alice
     assert ">bob</a>" in html and "bob@example.com" not in html
     # Challenging needs a userid: no Challenge button (New game asks for a log-in), a sign-up link.
     assert "/games/new/" not in html and 'href="/accounts/signup/"' in html
-    assert 'href="/accounts/login/?next=%2Fplayers%2Fhere%2F"' in html
+    assert 'href="/accounts/login/?next=/players/here/"' in html
 
 
 def test_recent_players_buddies_first_and_not_the_stale_ones(alice: Any, bob: Any, charlie: Any,
