@@ -50,7 +50,7 @@ class PlayNowForm(forms.Form):
         ]
         lengths = self.fields["match_length"].widget.choices
         length = self.initial.get("match_length")
-        if length and (length, f"{length} points") not in lengths:  # a longer last choice
+        if length and length not in dict(lengths):  # a longer last choice
             self.fields["match_length"].widget.choices = [*lengths, (length, f"{length} points")]
         if terms is not None and not VARIANTS[terms.variant].is_match:
             self.fields["match_length"].widget = forms.HiddenInput()

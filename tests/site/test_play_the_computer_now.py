@@ -90,6 +90,11 @@ def test_the_last_choice_is_offered_again(alice: Any, alice_client: Client) -> N
     Game.objects.update(status=Game.Status.FINISHED)
     fields = offer_fields(alice_client.get("/").content.decode())
     assert (fields["bot"], fields["match_length"], fields["expected_games"]) == ("gnubg-strong", "7", "0")
+    posted(alice_client, match_length="11")  # longer than the list offers: offered next time
+    Game.objects.update(status=Game.Status.FINISHED)
+    html = alice_client.get("/").content.decode()
+    assert offer_fields(html)["match_length"] == "11"
+    assert [html.count(f'<option value="{n}"') for n in (1, 3, 5, 7, 11)] == [1, 1, 1, 1, 1]
 
 
 def test_a_second_click_starts_no_second_game_and_lands_on_the_first(alice: Any, alice_client: Client) -> None:
