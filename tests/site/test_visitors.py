@@ -5,6 +5,7 @@ Charlie, on a ladder and in a tournament, plays in the open."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -109,3 +110,11 @@ def test_a_profile_lists_a_private_game_to_its_players_only(
     assert link in alice_client.get("/players/bob/").content.decode()
     assert link not in charlie_client.get("/players/bob/").content.decode()
     assert link not in client.get("/players/bob/").content.decode()
+
+
+def test_the_welcome_page_leads_a_visitor_only_to_pages_they_may_read(client: Client, a_lived_in_site: Any) -> None:
+    main = client.get("/").content.decode().split('id="main"')[1].split("</main>")[0]
+    links = set(re.findall(r'href="(/[^"]*)"', main))
+    assert {"/games/waiting-room/", "/ladders/", "/tournaments/", "/help/tutorial/"} <= links
+    for href in links:
+        assert client.get(href).status_code == 200, href
