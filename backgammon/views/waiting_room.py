@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from backgammon.engine import VARIANTS
@@ -78,10 +79,12 @@ def waiting_room(request: HttpRequest) -> HttpResponse:
     return _render_room(request, form, status=400)
 
 
-@login_required
 @require_POST
 def waiting_room_join(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    """Join an open challenge: its game starts and opens."""
+    """Join an open challenge: its game starts and opens. A visitor is asked to log in and comes
+    back to the room (this address answers POST only)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("backgammon:waiting_room"))
     try:
         game = open_challenge_join(challenge_id=challenge_id, actor=request.user)
     except ChallengeRejected as refusal:
