@@ -92,8 +92,9 @@ def messages_summary(user: Any) -> MessagesSummary:
 
 
 def newcomer_offer(user: Any, challenges_to_them: list[Challenge]) -> NewcomerOffer | None:
-    """The offer, when ``user`` has no game in progress and no challenge either way (one query
-    for a player with a game, three for one without)."""
+    """The offer, when ``user`` has no game in progress and no challenge either way: no query
+    for a player challenged, one for a player with a game, five for one offered it (the checks,
+    and the offer's terms, the bots and the count its form carries)."""
     if challenges_to_them:
         return None
     if Game.objects.filter(Q(black=user) | Q(white=user), status=Game.Status.ACTIVE).exists():
