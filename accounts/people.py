@@ -78,8 +78,11 @@ class PlayerFacts:
     ladder_rungs: list[Any] = field(default_factory=list)
 
 
-def player_facts(player: Any) -> PlayerFacts:
-    """Win/loss record by variant, current games and ladder places: four queries in all."""
+def player_facts(player: Any, viewer: Any = None) -> PlayerFacts:
+    """Win/loss record by variant, current games and ladder places: four queries in all.
+
+    A private game (backgammon.services.watching) is listed only to its own players: to anyone
+    else, visitors included, it does not exist."""
     # Imported here: accounts sits below backgammon and tournaments, which import it.
     from backgammon.models import Game
     from tournaments.models import LadderRung
@@ -92,16 +95,19 @@ def player_facts(player: Any) -> PlayerFacts:
         .order_by("variant")
     )
     active = theirs.filter(status=Game.Status.ACTIVE)
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     facts = PlayerFacts(
         record=record,
         won=sum(row["won"] for row in record),
         lost=sum(row["lost"] for row in record),
         active_count=active.count(),
-        current_games=list(
-            active.select_related("black", "white", "actor").order_by("-updated_at", "-pk")[
+        current_games=[
+            game
+            for game in active.select_related("black", "white", "actor").order_by("-updated_at", "-pk")[
                 :CURRENT_GAMES_SHOWN
             ]
-        ),
+            if not game.is_private or viewer_id in (game.black_id, game.white_id)
+        ],
         ladder_rungs=list(
             LadderRung.objects.filter(player=player).select_related("ladder").order_by("ladder__name")
         ),

@@ -13,6 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.computer_players import computer_players
 from accounts.forms import PlayerNameForm, PlayerSearchForm
 from accounts.models import Relation
 from accounts.people import (
@@ -52,7 +53,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         "profile": profile,
         "online": is_online(profile),
         "local_time": local_time(profile),
-        "facts": player_facts(player),
+        "facts": player_facts(player, viewer),
         "is_self": viewer.is_authenticated and viewer.pk == player.pk,
         "relation": relation_of(viewer, player),
     }
@@ -87,14 +88,20 @@ def player_search(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
 @require_GET
 def who_is_here(request: HttpRequest) -> HttpResponse:
-    """Players seen in the last minutes, buddies first, with what they are doing."""
+    """Players seen in the last minutes, buddies first, with what they are doing; then the
+    computer players, who are always here. Visitors see it too (as ItsYourTurn shows them its
+    Waiting Room): a profile already says whether its player is online, and nothing here is
+    more than the profiles say."""
     return render(
         request,
         "accounts/who_is_here.html",
-        {"rows": players_here(request.user), "presence_minutes": settings.PRESENCE_MINUTES},
+        {
+            "rows": players_here(request.user),
+            "presence_minutes": settings.PRESENCE_MINUTES,
+            "computer_players": computer_players().userids,
+        },
     )
 
 

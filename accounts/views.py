@@ -17,6 +17,7 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
@@ -44,10 +45,22 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
             messages.success(request, f"Welcome, {user.get_username()}! Your userid is ready.")
-            return redirect("home")
+            return redirect(_next_page(request) or "home")
     status = 400 if request.method == "POST" else 200
-    return render(request, "accounts/signup.html", {"form": form, "invited_by": _inviter(request)},
+    return render(request, "accounts/signup.html",
+                  {"form": form, "invited_by": _inviter(request), "next": _next_page(request)},
                   status=status)
+
+
+def _next_page(request: HttpRequest) -> str:
+    """Where a visitor asked to sign up was going (``next``, as the log-in page takes it): a page
+    of this site only, never an address someone else put in the link."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if wanted and url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return wanted
+    return ""
 
 
 def _inviter(request: HttpRequest) -> object | None:

@@ -156,7 +156,7 @@ def player(request: HttpRequest, username: str) -> Any:
     if found is None:
         raise HttpError(404, f"There is no player called {username!r}.")
     profile = found.profile
-    facts = player_facts(found)
+    facts = player_facts(found, request.auth)
     return {
         "username": found.get_username(),
         "ratings": player_ratings(found),

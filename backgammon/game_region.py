@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from accounts.vacations import vacations_end_key
+from backgammon.competitions import competition_keys, competition_of
 from backgammon.engine import Side
 from backgammon.game_page import GamePage, build_page
 from backgammon.models import Game
@@ -57,7 +58,7 @@ def kept_answers_of_page(game: Game, user: Any) -> list[str]:
 
 def kept_answers_for_viewer(game: Game, viewer_id: Any) -> list[str]:
     """``kept_answers_of_page`` for the signed-in user ``viewer_id`` (None: a visitor)."""
-    keys = [version_to_read(game, from_game=game.game_number)]
+    keys = [version_to_read(game, from_game=game.game_number), *competition_keys([game])]
     if game.game_number > 1:  # a match's earlier games, their moves lists rendered
         keys.append(earlier_moves_key(game.pk, game.game_number, viewer_id in (game.black_id, game.white_id)))
     if game.actor_id is not None:
@@ -103,6 +104,8 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
         "confirm_submit_url": _with_query(link(page.steps_text, page.swap), confirm="submit"),
         # Every form of the turn posts here: one URL rather than one per form.
         "act_url": kept_reverse("backgammon:game_act", page.game.pk),
+        # A ladder or tournament game says so in its rules line, with a link.
+        "competition": competition_of(page.game),
     }
     if page.is_player:
         # The player's own privacy wish: never anyone else's (services.notes).

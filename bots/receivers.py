@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models.signals import post_delete, post_save
+
+from accounts.computer_players import forget_computer_players, register_computer_players
 from backgammon import signals
 from gamesite.kept import ask_with_the_signed_in_user, forget_when_changed, kept
 
@@ -24,6 +27,13 @@ def _all_bot_ids() -> frozenset[int]:
 def bot_user_ids(user_ids: Iterable[int]) -> set[int]:
     bots = _all_bot_ids()
     return {user_id for user_id in user_ids if user_id in bots}
+
+
+def _computer_players() -> Any:
+    from accounts.computer_players import ComputerPlayers
+    from bots.models import Bot
+
+    return ComputerPlayers.of(Bot.objects.values_list("user_id", "user__username"))
 
 
 def _on_game_changed(*, game_id: int, action_number: int, actor_id: int | None, **_: Any) -> None:
@@ -52,6 +62,10 @@ def connect() -> None:
     from bots.models import Bot
 
     forget_when_changed(Bot, lambda _bot: [_BOT_IDS_KEY], "bot-ids")
+    # The pages' marks of computer players (accounts.computer_players), kept in each process.
+    post_save.connect(forget_computer_players, sender=Bot, dispatch_uid="bots-computer-players-saved")
+    post_delete.connect(forget_computer_players, sender=Bot, dispatch_uid="bots-computer-players-deleted")
+    register_computer_players(_computer_players)
     ask_with_the_signed_in_user(_BOT_IDS_KEY)
     signals.game_changed.connect(_on_game_changed, dispatch_uid="bots-game-changed")
     signals.challenge_created.connect(_on_challenge_created, dispatch_uid="bots-challenge-created")

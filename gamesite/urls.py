@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("", include("tournaments.urls")),
     path("", include("notices.urls")),
+    path("", include("bots.urls")),
 ]
 
 # Uploaded avatars: served by Django only in development (static() adds nothing unless DEBUG);

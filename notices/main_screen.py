@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import F
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -20,11 +20,13 @@ from accounts.vacations import vacation_until
 from backgammon.clock_words import duration_words
 from backgammon.models import Challenge, Game
 from backgammon.services import games_awaiting
+from bots.forms import offer_form
 from messaging import services as messaging_services
 from notices.models import NewsItem
 from notices.news import latest_news
 
-__all__ = ["GameWaiting", "MainScreen", "MessagesSummary", "main_screen", "messages_summary"]
+__all__ = ["GameWaiting", "MainScreen", "MessagesSummary", "NewcomerOffer", "main_screen", "messages_summary",
+           "newcomer_offer"]
 
 
 
@@ -43,6 +45,16 @@ class MessagesSummary:
 
 
 @dataclass(frozen=True)
+class NewcomerOffer:
+    """For a player with no game and no challenge (a newcomer, or a quiet day): the tutorial,
+    and a game against the computer at once (bots/play_now.py), with the terms in words."""
+
+    play_now_form: Any
+    terms: str
+    tutorial_url: str
+
+
+@dataclass(frozen=True)
 class MainScreen:
     games: list[GameWaiting]
     vacation_until: datetime | None
@@ -51,6 +63,7 @@ class MainScreen:
     news: list[NewsItem]
     here_count: int
     links: dict[str, str] = field(default_factory=dict)
+    newcomer: NewcomerOffer | None = None
 
 
 def _games_waiting(user: Any, now: datetime) -> list[GameWaiting]:
@@ -78,17 +91,32 @@ def messages_summary(user: Any) -> MessagesSummary:
     )
 
 
+def newcomer_offer(user: Any, challenges_to_them: list[Challenge]) -> NewcomerOffer | None:
+    """The offer, when ``user`` has no game in progress and no challenge either way: no query
+    for a player challenged, one for a player with a game, five for one offered it (the checks,
+    and the offer's terms, the bots and the count its form carries)."""
+    if challenges_to_them:
+        return None
+    if Game.objects.filter(Q(black=user) | Q(white=user), status=Game.Status.ACTIVE).exists():
+        return None
+    if Challenge.objects.filter(challenger=user, status=Challenge.Status.PENDING).exists():
+        return None
+    form, terms = offer_form(user)
+    return NewcomerOffer(play_now_form=form, terms=terms, tutorial_url=reverse("backgammon:tutorial"))
+
+
 def main_screen(user: Any, now: datetime | None = None) -> MainScreen:
     """Everything the main screen shows for ``user``, in its order."""
     now = now or timezone.now()
+    challenges = list(
+        Challenge.objects.filter(challenged=user, status=Challenge.Status.PENDING)
+        .select_related("challenger")
+        .order_by("created_at")
+    )
     return MainScreen(
         games=_games_waiting(user, now),
         vacation_until=vacation_until(user.pk, now),
-        challenges=list(
-            Challenge.objects.filter(challenged=user, status=Challenge.Status.PENDING)
-            .select_related("challenger")
-            .order_by("created_at")
-        ),
+        challenges=challenges,
         messages=messages_summary(user),
         news=latest_news(3),
         here_count=here_now().count(),
@@ -97,4 +125,5 @@ def main_screen(user: Any, now: datetime | None = None) -> MainScreen:
             "auto_match": reverse("backgammon:auto_match"),
             "who_is_here": reverse("people:here"),
         },
+        newcomer=newcomer_offer(user, challenges),
     )

@@ -88,12 +88,15 @@ def _fast_password_hashing(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _clear_cache() -> Iterator[None]:
     """The cache (this process's memory, gamesite/testenv.py) holds throttle counters and kept
-    answers (gamesite/kept.py), and this process remembers whom it marked seen: no test may
-    inherit another's, whose rows are rolled back."""
+    answers (gamesite/kept.py), and this process remembers whom it marked seen and who the
+    computer players are: no test may inherit another's, whose rows are rolled back."""
+    from accounts.computer_players import forget_computer_players
     from accounts.presence import forget_marks_here
 
     cache.clear()
     forget_marks_here()
+    forget_computer_players()
     yield
     cache.clear()
     forget_marks_here()
+    forget_computer_players()

@@ -40,6 +40,14 @@ def connect() -> None:
     _connect_tournaments()
     _register_vacation_policy()
     _register_rating_source()
+    _register_competition_source()
+
+
+def _register_competition_source() -> None:
+    from backgammon.competitions import register_competition_source
+    from tournaments.competitions import competitions_of_games
+
+    register_competition_source(competitions_of_games)
 
 
 def _connect_tournaments() -> None:

@@ -93,7 +93,7 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
     return redirect("tournaments:tournaments")
 
 
-def _match_row(match: TournamentMatch) -> dict[str, Any]:
+def _match_row(match: TournamentMatch, viewer: Any) -> dict[str, Any]:
     def name(player: Any) -> str | None:
         return player.get_username() if player is not None else None
 
@@ -102,7 +102,23 @@ def _match_row(match: TournamentMatch) -> dict[str, Any]:
         "a": name(match.player_a),
         "b": "bye" if match.bye else name(match.player_b),
         "winner": name(match.winner),
+        "game_link": _game_link_words(match, viewer),
     }
+
+
+def _game_link_words(match: TournamentMatch, viewer: Any) -> str:
+    """What the match's game link says to ``viewer``: "Play" on their own match in progress,
+    "Game" once decided, "Watch game" to others; nothing where the game page would not open
+    for them (a visitor: it needs a log-in; a private game: its players only)."""
+    game = match.game
+    if game is None or not viewer.is_authenticated:
+        return ""
+    own = viewer.pk in (game.black_id, game.white_id)
+    if own:
+        return "Play" if game.is_active else "Game"
+    if game.is_private:
+        return ""
+    return "Watch game" if game.is_active else "Game"
 
 
 def _round_title(number: int, last: int) -> str:
@@ -112,7 +128,7 @@ def _round_title(number: int, last: int) -> str:
 BRACKET_TITLES = {"winners": "unbeaten", "losers": "once beaten", "final": "final"}
 
 
-def _sections(tournament: Tournament) -> list[dict[str, Any]]:
+def _sections(tournament: Tournament, viewer: Any) -> list[dict[str, Any]]:
     """The bracket's columns (single elimination), the rounds per bracket (double elimination),
     or the rounds of the table (round robin)."""
     matches = list(tournament.matches.select_related("player_a", "player_b", "winner", "game")
@@ -126,7 +142,7 @@ def _sections(tournament: Tournament) -> list[dict[str, Any]]:
             title = f"Round {number}, {BRACKET_TITLES.get(bracket, bracket)}"
         else:
             title = f"Round {number}"
-        sections.append({"title": title, "matches": [_match_row(m) for m in group]})
+        sections.append({"title": title, "matches": [_match_row(m, viewer) for m in group]})
     return sections
 
 
@@ -139,7 +155,7 @@ def _context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
         "tournament": found,
         "time_limit": time_limit_label(found.time_limit),
         "entrants": [entry.player.get_username() for entry in entries],
-        "sections": _sections(found),
+        "sections": _sections(found, request.user),
         "standings": standings(found) if found.status != Tournament.Status.SIGNUP else [],
         "columns": found.format == Format.SINGLE_ELIMINATION,
         "live": found.status in (Tournament.Status.SIGNUP, Tournament.Status.RUNNING),

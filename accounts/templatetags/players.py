@@ -8,20 +8,36 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
+from accounts.computer_players import is_computer_player
 from accounts.people import is_online as seen_lately
 from gamesite.kept_urls import kept_reverse
 
 register = template.Library()
 
 
+COMPUTER_MARK = format_html(
+    ' <span class="computer-tag" title="{}">computer<span class="visually-hidden"> player</span></span>',
+    "A computer player (GNU Backgammon), always available",
+)
+"""After a computer player's name, wherever a player is named: bots are not people who went away."""
+
+
 @register.filter
 def player_link(user: Any) -> str:
-    """The player's userid, escaped, as a link to their public profile (empty for no player)."""
+    """The player's userid, escaped, as a link to their public profile (empty for no player),
+    marked "computer" for a computer player."""
     if user is None or user == "":
         return ""
     username = user.get_username() if hasattr(user, "get_username") else str(user)
     url = kept_reverse("people:profile", username)
-    return format_html('<a class="player-link" href="{}">{}</a>', url, username)
+    link = format_html('<a class="player-link" href="{}">{}</a>', url, username)
+    return link + COMPUTER_MARK if is_computer_player(user) else link
+
+
+@register.filter
+def is_computer(user: Any) -> bool:
+    """Whether the player is a computer player (never "not seen yet": always available)."""
+    return is_computer_player(user)
 
 
 # Background colours for the default avatar, picked by the userid so each player keeps theirs;

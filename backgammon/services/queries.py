@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 
 from accounts.backends import kept_users
 from accounts.vacations import vacations_end_key
+from backgammon.competitions import competition_keys, competitions_of
 from backgammon.models import Challenge, Game
 from gamesite.kept import keep_many, kept, kept_of_these
 
@@ -107,9 +108,11 @@ def status_lists(user: Any, also_kept: Iterable[str] = ()) -> StatusLists:
     )
     clocks = [vacations_end_key(actor_id) for actor_id in {game.actor_id for game in active} if actor_id]
     players = kept_users([user.pk, *_players_of(active + finished), *_players_of_challenges(challenges)],
-                         also_kept=[*clocks, *also_kept])
+                         also_kept=[*clocks, *competition_keys(active + finished), *also_kept])
+    competitions = competitions_of(active + finished)
     for game in active + finished:
         _attach_players(game, players)
+        game.competition = competitions.get(game.pk)  # type: ignore[attr-defined]
     for challenge in challenges:
         challenge.challenger = players[challenge.challenger_id]
         challenge.challenged = players[challenge.challenged_id]

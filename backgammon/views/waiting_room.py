@@ -6,9 +6,11 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from backgammon.engine import VARIANTS
@@ -61,12 +63,14 @@ def _render_room(request: HttpRequest, form: OpenChallengeForm, *, status: int =
     return response
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def waiting_room(request: HttpRequest) -> HttpResponse:
-    """The open challenges I may see (filtered), and a form to add mine."""
+    """The open challenges I may see (filtered), and a form to add mine. Visitors see the room
+    too, as on ItsYourTurn, and are asked to sign up or log in to join or add a challenge."""
     if request.method != "POST":
         return _render_room(request, OpenChallengeForm())
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     form = OpenChallengeForm(request.POST)
     if form.is_valid():
         if lobby_write_refused(request, request.user):
@@ -82,10 +86,12 @@ def waiting_room(request: HttpRequest) -> HttpResponse:
     return _render_room(request, form, status=400)
 
 
-@login_required
 @require_POST
 def waiting_room_join(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    """Join an open challenge: its game starts and opens."""
+    """Join an open challenge: its game starts and opens. A visitor is asked to log in and comes
+    back to the room (this address answers POST only)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("backgammon:waiting_room"))
     try:
         game = open_challenge_join(challenge_id=challenge_id, actor=request.user)
     except ChallengeRejected as refusal:

@@ -99,3 +99,11 @@ def test_search_queries_stay_bounded(alice: Any, alice_api: Any, django_assert_m
     with django_assert_max_num_queries(25):
         data = alice_api.get("/players", q="crowd").json()
     assert data["count"] == 60 and len(data["players"]) == 50
+
+
+def test_a_profile_lists_a_private_game_to_its_players_only(alice: Any, bob: Any, alice_api: Any,
+                                                            charlie_api: Any) -> None:
+    game = start_game(bob, alice)
+    type(game).objects.filter(pk=game.pk).update(private_white=True)
+    assert alice_api.get("/players/bob").json()["current_game_ids"] == [game.pk]
+    assert charlie_api.get("/players/bob").json()["current_game_ids"] == []

@@ -45,10 +45,20 @@ def join_url(challenge: Challenge) -> str:
     return reverse("backgammon:waiting_room_join", args=[challenge.pk])
 
 
-def test_it_needs_a_login(client: Client, alice: Any) -> None:
+def test_a_visitor_sees_the_room_but_joining_or_adding_needs_a_login(client: Client, alice: Any) -> None:
     made = open_challenge(alice)
-    for response in (client.get(ROOM), client.post(ROOM, form_data()), client.post(join_url(made))):
-        assert response.status_code == 302 and "login" in response["Location"]
+    page = client.get(ROOM)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f"open-challenge-{made.pk}" in html and ">alice</a>" in html
+    # No form to join or to add: links to sign up (or log in) that come back here.
+    assert join_url(made) not in html and '<form method="post" action="/games/waiting-room/"' not in html
+    assert f'href="/accounts/signup/?next={ROOM}"' in html
+    assert f'href="/accounts/login/?next={ROOM}"' in html
+    assert "alice@example.com" not in html
+    for response in (client.post(ROOM, form_data()), client.post(join_url(made))):
+        # Back to the room after logging in (the join address answers POST only).
+        assert response.status_code == 302 and response["Location"] == f"/accounts/login/?next={ROOM}"
     assert Challenge.objects.get().status == "pending" and not Game.objects.exists()
 
 

@@ -26,9 +26,15 @@ def names_in_order(html: str, names: list[str]) -> list[str]:
                   key=lambda name: html.index(f'href="/players/{name}/"'))
 
 
-def test_it_needs_a_log_in(client: Client) -> None:
+def test_a_visitor_sees_who_is_here_with_nothing_to_act_on(client: Client, alice: Any, bob: Any) -> None:
+    seen(bob, 1)
     response = client.get("/players/here/")
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert ">bob</a>" in html and "bob@example.com" not in html
+    # Challenging needs a userid: no Challenge button (New game asks for a log-in), a sign-up link.
+    assert "/games/new/" not in html and 'href="/accounts/signup/"' in html
+    assert 'href="/accounts/login/?next=/players/here/"' in html
 
 
 def test_recent_players_buddies_first_and_not_the_stale_ones(alice: Any, bob: Any, charlie: Any,
