@@ -178,7 +178,8 @@ def board_svg_markup(board: Board) -> SafeString:
     home = "left" if board.home_left else "right"
     head = [
         (f'<svg class="board" viewBox="{_e(board.view_box)}" data-theme="{_e(board.theme.key)}" '
-        f'data-home="{home}" role="img" aria-labelledby="board-title board-desc" '
+        f'data-home="{home}" role="group" aria-roledescription="board" aria-labelledby="board-title" '
+        'aria-describedby="board-desc" '
         'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">\n'),
         f'<title id="board-title">{_e(board.title)}</title>\n',
         f'<desc id="board-desc">{_e(board.desc)}</desc>\n',
