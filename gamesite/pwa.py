@@ -75,15 +75,12 @@ def _worker_script() -> str:
         "static": static(""),
         "icon": static("icons/icon-192.png"),
     }
-    body = _worker_source() if not settings.DEBUG else _read_fresh()
+    if settings.DEBUG:
+        _worker_source.cache_clear()  # development: an edit of sw.js is served at once
+    body = _worker_source()
     version = hashlib.sha256((json.dumps(config) + body).encode()).hexdigest()[:16]
     config["version"] = version
     return f"const GAMMON = {json.dumps(config)};\n{body}"
-
-
-def _read_fresh() -> str:
-    _worker_source.cache_clear()  # development: edits to sw.js are served at once
-    return _worker_source()
 
 
 @require_GET

@@ -265,3 +265,15 @@ def test_a_real_worker_process_pushes_the_turn(
 
     wait_for(pushed, seconds=30)
     assert push_service.delivered("bob-phone")[0]["tag"] == f"game-{game.pk}"
+
+
+def test_operators_see_and_remove_devices_in_the_admin_but_add_none(
+    admin_client: Client, push_service: Any, bob: Any
+) -> None:
+    phone = device(bob, push_service, "bob-phone")
+    listing = admin_client.get(reverse("admin:notices_pushsubscription_changelist"))
+    assert listing.status_code == 200 and "bob-phone phone" in listing.content.decode()
+    assert admin_client.get(reverse("admin:notices_pushsubscription_add")).status_code == 403
+    removed = admin_client.post(reverse("admin:notices_pushsubscription_delete", args=[phone.pk]), {"post": "yes"})
+    assert removed.status_code == 302
+    assert not PushSubscription.objects.exists()
