@@ -10,6 +10,7 @@ by the same request the script makes, from the page.)"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +179,30 @@ def test_the_game_page_offers_push_once_after_the_first_move_and_remembers_no(
     tab.get_by_role("button", name="Submit", exact=True).click()
     tab.wait_for_load_state("networkidle")
     expect(offer).to_be_hidden()  # dismissed: not offered again
+
+
+def test_the_worker_shows_a_push_as_the_server_sent_it(
+    tab_for: TabMaker, transactional_db: None, live_server: Any
+) -> None:
+    """A push event delivered to the real worker by DevTools (what the browser does once it has
+    decrypted a push): the notification shows the server's title, body and tag, and keeps the
+    address on this site's origin for the click."""
+    tab = tab_for(1280, cast().alice)
+    tab.context.grant_permissions(["notifications"])
+    tab.goto("/")
+    worker_ready(tab)
+    cdp = tab.context.new_cdp_session(tab)
+    registrations: list[dict[str, Any]] = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+    cdp.send("ServiceWorker.enable")
+    tab.wait_for_timeout(200)
+    [registration] = [r for r in registrations if r["scopeURL"] == f"{live_server.url}/" and not r["isDeleted"]]
+    payload = {"title": "Your turn against bob", "body": "Game #5, Backgammon: 2 days left",
+               "url": "http://testserver/games/5/?from=push", "tag": "game-5"}
+    cdp.send("ServiceWorker.deliverPushMessage", {
+        "origin": live_server.url, "registrationId": registration["registrationId"], "data": json.dumps(payload)})
+    tab.wait_for_function("navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((n) => n.length)")
+    shown = tab.evaluate("""navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) =>
+        list.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url})))""")
+    assert shown == [{"title": "Your turn against bob", "body": "Game #5, Backgammon: 2 days left",
+                      "tag": "game-5", "url": f"{live_server.url}/games/5/?from=push"}]
