@@ -72,6 +72,7 @@ def _worker_script() -> str:
     config = {
         "precache": [static(path) for path in PRECACHED_STATIC],
         "offline": reverse("offline"),
+        "renew": reverse("notices:push_device_renew"),
         "static": static(""),
         "icon": static("icons/icon-192.png"),
     }

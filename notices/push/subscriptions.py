@@ -8,6 +8,7 @@ Bad input is refused with a sentence (``PushRefused``) and changes nothing.
 
 from __future__ import annotations
 
+import hmac
 import math
 import unicodedata
 from collections.abc import Mapping
@@ -34,6 +35,7 @@ __all__ = [
     "push_subscription_create",
     "push_subscription_delete",
     "push_subscription_from_json",
+    "push_subscription_renew",
     "push_subscriptions",
 ]
 
@@ -184,6 +186,30 @@ def push_subscription_from_json(*, user: Any, data: Any) -> PushSubscription:
         user=user, endpoint=data.get("endpoint"), p256dh=keys.get("p256dh"), auth=keys.get("auth"),
         expiration_time=data.get("expirationTime"), name=data.get("name"),
     )
+
+
+def push_subscription_renew(*, old_endpoint: Any, old_auth: Any, data: Any) -> PushSubscription:
+    """A browser replaced its subscription (the service worker's ``pushsubscriptionchange``): the
+    device keeps its player and name, with the new endpoint and keys. The old endpoint and its auth
+    secret, known only to that browser and to us, are the proof; the worker has no session."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("keys"), Mapping):
+        raise PushRefused("Send the browser's new subscription as a JSON object with its keys.")
+    endpoint, keys = data.get("endpoint"), data["keys"]
+    refusal = endpoint_refusal(endpoint)
+    if refusal:
+        raise PushRefused(refusal)
+    p256dh, auth = _checked_keys(keys.get("p256dh"), keys.get("auth"))
+    expires_at = _expiry(data.get("expirationTime"))
+    if not isinstance(old_endpoint, str) or not isinstance(old_auth, str):
+        raise PushSubscriptionNotFound("No device has that subscription.")
+    with transaction.atomic():
+        device = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
+        if device is None or not hmac.compare_digest(device.auth.encode(), old_auth.rstrip("=").encode()):
+            raise PushSubscriptionNotFound("No device has that subscription.")
+        PushSubscription.objects.filter(endpoint=endpoint).exclude(pk=device.pk).delete()
+        device.endpoint, device.p256dh, device.auth, device.expires_at = endpoint, p256dh, auth, expires_at
+        device.save(update_fields=["endpoint", "p256dh", "auth", "expires_at"])
+        return device
 
 
 def push_subscriptions(user: Any) -> QuerySet[PushSubscription]:

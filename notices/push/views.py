@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
@@ -21,10 +22,11 @@ from notices.push.subscriptions import (
     PushSubscriptionNotFound,
     push_subscription_delete,
     push_subscription_from_json,
+    push_subscription_renew,
 )
 from notices.push.tasks import push_test_notice
 
-__all__ = ["push_device_add", "push_device_remove", "push_device_test"]
+__all__ = ["push_device_add", "push_device_remove", "push_device_renew", "push_device_test"]
 
 BODY_MAX_BYTES = 8192
 
@@ -54,6 +56,29 @@ def push_device_add(request: HttpRequest) -> HttpResponse:
     messages.success(request, f"Notifications are on for {device.name}.")
     return JsonResponse({"id": device.pk, "name": device.name, "created_at": device.created_at.isoformat()},
                         status=201)
+
+
+@csrf_exempt  # the old subscription's endpoint and auth secret are the proof (see the service)
+@require_POST
+def push_device_renew(request: HttpRequest) -> HttpResponse:
+    """The service worker's ``{"old_endpoint", "old_auth", "subscription"}`` after the browser
+    changed its subscription: 200 ``{"id"}``, 404 for no such device, 422 for a bad one."""
+    if len(request.body) > BODY_MAX_BYTES:
+        return _detail("That is too much for a subscription.", 422)
+    try:
+        data = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        return _detail("Send the subscriptions as JSON.", 422)
+    if not isinstance(data, dict):
+        return _detail("Send the subscriptions as a JSON object.", 422)
+    try:
+        device = push_subscription_renew(old_endpoint=data.get("old_endpoint"), old_auth=data.get("old_auth"),
+                                         data=data.get("subscription"))
+    except PushSubscriptionNotFound as missing:
+        return _detail(str(missing), 404)
+    except PushRefused as refusal:
+        return _detail(refusal.message, 422)
+    return JsonResponse({"id": device.pk})
 
 
 @login_required

@@ -4,7 +4,8 @@
    - Pages: always from the network, never kept (they show a player's games, messages and forms);
      when the network is gone, a navigation gets the offline page instead.
    - Push: shows the notification the server sent ({"title", "body", "url", "tag"}); a click
-     focuses an open tab of the site and takes it to that address, or opens a new window. */
+     focuses an open tab of the site and takes it to that address, or opens a new window; a
+     subscription the browser replaced is renewed on the site. */
 "use strict";
 
 const CACHE = "gammon-" + GAMMON.version;
@@ -123,5 +124,23 @@ self.addEventListener("notificationclick", (event) => {
       }
     }
     await self.clients.openWindow(url);
+  })());
+});
+
+/* The browser replaced this worker's push subscription (a push service may expire one): tell the
+   site, which knows the device by the old subscription's endpoint and auth secret. */
+self.addEventListener("pushsubscriptionchange", (event) => {
+  const old = event.oldSubscription;
+  if (!old) {
+    return; // nothing to prove the device by: the player turns push on again on the notices page
+  }
+  event.waitUntil((async () => {
+    const fresh = event.newSubscription || await self.registration.pushManager.subscribe(old.options);
+    await fetch(GAMMON.renew, {
+      method: "POST",
+      credentials: "omit",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ old_endpoint: old.endpoint, old_auth: old.toJSON().keys.auth, subscription: fresh.toJSON() }),
+    });
   })());
 });

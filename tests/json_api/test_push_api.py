@@ -184,3 +184,40 @@ def test_remove_on_the_notices_page(alice: Any, alice_client: Client, alice_api:
     assert response.status_code == 200
     assert "Old phone gets no more notifications." in response.content.decode()
     assert not PushSubscription.objects.exists()
+
+
+def renew(body: Any) -> Any:
+    return Client(enforce_csrf_checks=True).post(reverse("notices:push_device_renew"), json.dumps(body),
+                                                 content_type="application/json")
+
+
+def test_a_subscription_the_browser_replaced_is_renewed_by_the_worker(alice: Any, alice_api: Any) -> None:
+    old = subscription(SERVICE + "old", name="Firefox on Android")
+    device = alice_api.post("/push/subscriptions", old).json()
+    fresh = subscription(SERVICE + "new")
+
+    answer = renew({"old_endpoint": old["endpoint"], "old_auth": old["keys"]["auth"], "subscription": fresh})
+
+    assert answer.status_code == 200 and answer.json() == {"id": device["id"]}
+    renewed = PushSubscription.objects.get()
+    assert (renewed.user_id, renewed.name, renewed.endpoint, renewed.p256dh) == (
+        alice.pk, "Firefox on Android", fresh["endpoint"], fresh["keys"]["p256dh"])
+
+
+@pytest.mark.parametrize(("change", "status"), [
+    ({"old_auth": b64(b"y" * 16)}, 404),  # the auth secret is the proof
+    ({"old_endpoint": SERVICE + "unknown"}, 404),
+    ({"old_auth": None}, 404),
+    ({"subscription": subscription("http://fcm.googleapis.com/new")}, 422),
+    ({"subscription": subscription(SERVICE + "new", p256dh=b64(b"\x04" + b"\x02" * 64))}, 422),
+    ({"subscription": "nothing"}, 422),
+])
+def test_a_renewal_without_the_proof_or_with_a_bad_subscription_changes_nothing(
+    alice_api: Any, change: dict[str, Any], status: int
+) -> None:
+    old = subscription(SERVICE + "old")
+    alice_api.post("/push/subscriptions", old)
+    body = {"old_endpoint": old["endpoint"], "old_auth": old["keys"]["auth"],
+            "subscription": subscription(SERVICE + "new"), **change}
+    assert renew(body).status_code == status
+    assert list(PushSubscription.objects.values_list("endpoint", "auth")) == [(old["endpoint"], old["keys"]["auth"])]
