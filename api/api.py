@@ -27,6 +27,7 @@ from api.messages import router as messages_router
 from api.notes_and_watching import WatchList, watch_games
 from api.notes_and_watching import router as notes_and_watching_router
 from api.players import router as players_router
+from api.push import router as push_router
 from api.time import router as time_router
 from api.tokens import TokenRejected, token_create
 from api.tournaments import router as tournaments_router
@@ -70,6 +71,7 @@ api.add_router("", lobby_router)
 api.add_router("", messages_router)
 api.add_router("", notes_and_watching_router)
 api.add_router("", players_router)
+api.add_router("", push_router)
 
 _ERRORS = schemas.ERRORS
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}

@@ -8,6 +8,7 @@ Production needs at least SECRET_KEY, DICE_KEY, ALLOWED_HOSTS and DATABASE_URL; 
 from __future__ import annotations
 
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -25,6 +26,7 @@ from gamesite.env import (
     key_bytes,
 )
 from gamesite.live_layers import redis_channel_layers
+from gamesite.vapid import public_key_for
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -134,6 +136,7 @@ TEMPLATES = [
                 "gamesite.context_processors.site",
                 "backgammon.context_processors.play_menu",
                 "messaging.context_processors.talk_menu",
+                "notices.context_processors.push",
             ],
         },
     },
@@ -411,6 +414,41 @@ else:
         "when DEBUG is off: password-reset e-mails must go somewhere."
     )
 
+# Web Push (notices/push/, RFC 8030/8291/8292): the site's VAPID key pair signs every push. From
+# the environment; a development process that takes its keys from .dev-secrets takes this one
+# there too. Without it push is off (the notices page says so) and the rest of the site works.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "").strip() or _DEV_SECRETS.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = ""
+if VAPID_PRIVATE_KEY:
+    try:
+        VAPID_PUBLIC_KEY = public_key_for(VAPID_PRIVATE_KEY)
+    except ValueError as _error:
+        raise ImproperlyConfigured(f"VAPID_PRIVATE_KEY is not a VAPID private key: {_error}.") from None
+    # Optional, for operators who keep both halves: it must be this key's own public half.
+    if env_str("VAPID_PUBLIC_KEY", "").strip().rstrip("=") not in ("", VAPID_PUBLIC_KEY):
+        raise ImproperlyConfigured("VAPID_PUBLIC_KEY is not the public half of VAPID_PRIVATE_KEY.")
+# Who runs this site, for the push services (the JWT's "sub"): a mailto: or https: address.
+VAPID_SUBJECT = env_str(
+    "VAPID_SUBJECT",
+    SITE_URL if SITE_URL.startswith("https://") else "mailto:" + parseaddr(DEFAULT_FROM_EMAIL)[1],
+)
+if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("VAPID_SUBJECT must be a mailto: or https: address.")
+# The push services the server may post to: a subscription's endpoint must be https on one of
+# these hosts ("*.example.com": any host under it), so nobody can make the server send requests
+# to an address of their choosing. Default: the browsers' own services (Chrome and the other
+# Chromium browsers on FCM, Firefox's autopush, Edge's WNS, Safari's).
+PUSH_SERVICE_HOSTS = [
+    host.lower()
+    for host in env_list(
+        "PUSH_SERVICE_HOSTS",
+        ["fcm.googleapis.com", "android.googleapis.com", "updates.push.services.mozilla.com",
+         "*.notify.windows.com", "web.push.apple.com"],
+    )
+]
+# "Send a test" on the notices page, per player (each one is a request to a push service).
+PUSH_TEST_RATE = env_rate("PUSH_TEST_RATE", "10/h")
+
 # HTTPS hardening, on by default in production; each switch can be turned off from the
 # environment (the test suite does, since its servers speak plain HTTP).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
@@ -440,6 +478,9 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF, NONCE],
         "style-src": [SELF, NONCE],
         "img-src": [SELF, "data:"],
+        # The installable app: its manifest and the service worker at /sw.js (gamesite/pwa.py).
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

@@ -40,5 +40,11 @@ TEST_ENVIRONMENT = {
 # test gives REDIS_URL, else the database): one process's memory is no cache for several.
 SERVER_ENVIRONMENT = {"DATABASE_POOL_SIZE": "3", "CACHE_IN_PROCESS": "0"}
 
+# A VAPID key pair of this run's own (Web Push): none is written in the repository.
+if "VAPID_PRIVATE_KEY" not in os.environ:
+    from gamesite.vapid import generate_private_key
+
+    TEST_ENVIRONMENT["VAPID_PRIVATE_KEY"] = generate_private_key()
+
 for _name, _value in TEST_ENVIRONMENT.items():
     os.environ.setdefault(_name, _value)

@@ -5,7 +5,7 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
-from gamesite import views
+from gamesite import pwa, views
 
 handler400 = "gamesite.bad_requests.bad_request"
 handler500 = "gamesite.unavailable.server_error"
@@ -16,6 +16,10 @@ urlpatterns = [
     path("help/features/", views.help_features, name="help_features"),
     path("help/dice/", views.help_dice, name="help_dice"),
     path("menu-counts/", views.menu_counts, name="menu_counts"),
+    # The installable app (gamesite/pwa.py): at the root, so the worker's scope is the whole site.
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("accounts/", include("accounts.urls")),
     path("players/", include("accounts.people_urls")),
     path("admin/", admin.site.urls),

@@ -46,6 +46,7 @@ class NoticePreferences(models.Model):
     time_warning = models.BooleanField(
         "80% of a move's time has passed and I have not moved", default=True
     )
+    game_finished = models.BooleanField("A game or match of mine has ended", default=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -58,6 +59,11 @@ class NoticePreferences(models.Model):
         """Whether an immediate notice of ``kind`` (a SentNotice.Kind, not the digest) may go out."""
         return self.delivery == self.Delivery.IMMEDIATE and bool(getattr(self, kind, False))
 
+    def wants_push(self, kind: str) -> bool:
+        """Whether a push of ``kind`` may go to the player's devices: the same switch as the mail
+        of that kind (how e-mail comes, ``delivery``, is e-mail's own choice)."""
+        return bool(getattr(self, kind, False))
+
 
 class SentNotice(models.Model):
     """A notice that went out (or was claimed by the worker sending it): ``key`` is unique."""
@@ -67,10 +73,17 @@ class SentNotice(models.Model):
         NEW_CHALLENGE = "new_challenge", "New challenge"
         NEW_MESSAGE = "new_message", "New message"
         TIME_WARNING = "time_warning", "Time warning"
+        GAME_FINISHED = "game_finished", "Game finished"
         DIGEST = "digest", "Daily digest"
+        TEST = "test", "Test push"
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", "E-mail"
+        PUSH = "push", "Push to the player's devices"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=15, choices=Kind.choices)
+    channel = models.CharField(max_length=5, choices=Channel.choices, default=Channel.EMAIL)
     key = models.CharField(max_length=100, help_text="what it was about, e.g. time_warning:game 5:action 12")
     game_id = models.BigIntegerField(null=True, blank=True)
     sent_at = models.DateTimeField(default=timezone.now)
@@ -83,3 +96,31 @@ class SentNotice(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class PushSubscription(models.Model):
+    """One device (a browser's push subscription) that gets the player's notices by Web Push.
+
+    ``endpoint`` is the push service's address for that browser (https, on a host of
+    PUSH_SERVICE_HOSTS: notices/push/subscriptions.py checks it); ``p256dh`` and ``auth`` are the
+    browser's keys the payloads are encrypted to (RFC 8291). A device belongs to the last player
+    who turned push on there.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.CharField(max_length=2000, unique=True)
+    p256dh = models.CharField("browser's public key (p256dh)", max_length=100)
+    auth = models.CharField("browser's auth secret", max_length=50)
+    name = models.CharField(max_length=100)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("created_at", "pk")
+        verbose_name = "push device"
+
+    def __str__(self) -> str:
+        return f"{self.name} of {self.user}"

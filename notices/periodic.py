@@ -1,5 +1,6 @@
 """What the worker's tick (backgammon.signals.worker_tick) does for notices, at most every
-NOTICE_SWEEP_SECONDS: queue a time warning for each game past 80% of its move time, and each
+NOTICE_SWEEP_SECONDS: queue a time warning (a mail, and a push for a player with a push device)
+for each game past 80% of its move time, and each
 player's daily digest once the digest hour has come. It only queues: the tasks decide and claim
 (notices/sending.py), so several workers ticking at once still send each notice once.
 """
@@ -14,17 +15,16 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from backgammon.models import Game
-from notices.models import NoticePreferences, SentNotice
+from notices.models import NoticePreferences, PushSubscription, SentNotice
 from notices.sending import WARN_AT_FRACTION_LEFT, digest_key
 
-__all__ = ["digests_due", "games_to_warn", "queue_periodic_notices", "tick"]
+__all__ = ["digests_due", "games_to_warn", "games_to_warn_by_push", "queue_periodic_notices", "tick"]
 
 _last_run = 0.0
 
 
-def games_to_warn(now: datetime) -> QuerySet[Game]:
-    """Active games whose player to act has used 80% of the move's time and is not out of it,
-    where no warning went out for the current action yet."""
+def _running_past_80(now: datetime) -> QuerySet[Game]:
+    """Active games whose player to act has used 80% of the move's time and is not out of it."""
     running = Game.objects.filter(status=Game.Status.ACTIVE, actor__isnull=False, deadline__gt=now)
     # One condition per time limit in play (a handful): "deadline - limit / 5 <= now" with the
     # arithmetic done here, as date-and-interval sums differ between PostgreSQL and SQLite.
@@ -32,16 +32,39 @@ def games_to_warn(now: datetime) -> QuerySet[Game]:
     past_80 = Q(pk__in=[])
     for limit in limits:
         past_80 |= Q(time_limit=limit, deadline__lte=now + limit / WARN_AT_FRACTION_LEFT)
+    return running.filter(past_80)
+
+
+def _warned_keys(now: datetime) -> set[str]:
     warned = SentNotice.objects.filter(
         kind=SentNotice.Kind.TIME_WARNING, sent_at__gte=now - timedelta(days=60)
     )
-    warned_keys = set(warned.values_list("key", flat=True))
+    return set(warned.values_list("key", flat=True))
+
+
+def games_to_warn(now: datetime) -> QuerySet[Game]:
+    """Active games whose player to act has used 80% of the move's time and is not out of it,
+    where no warning went out for the current action yet."""
+    warned_keys = _warned_keys(now)
     ids = [
         game_id
-        for game_id, number in running.filter(past_80).values_list("id", "action_count")
+        for game_id, number in _running_past_80(now).values_list("id", "action_count")
         if f"time_warning:game {game_id}:action {number}" not in warned_keys
     ]
     return Game.objects.filter(pk__in=ids)
+
+
+def games_to_warn_by_push(now: datetime) -> list[tuple[int, int]]:
+    """(game, action number) of the same games whose player to act has a push device and was
+    not pushed the warning for the current action yet."""
+    warned_keys = _warned_keys(now)
+    with_devices = PushSubscription.objects.values("user_id")
+    return [
+        (game_id, number)
+        for game_id, number in _running_past_80(now).filter(actor__in=with_devices)
+        .exclude(actor__notice_preferences__time_warning=False).values_list("id", "action_count")
+        if f"push:time_warning:game {game_id}:action {number}" not in warned_keys
+    ]
 
 
 def digests_due(now: datetime) -> list[int]:
@@ -63,12 +86,16 @@ def digests_due(now: datetime) -> list[int]:
 
 def queue_periodic_notices(now: datetime | None = None) -> int:
     """Queue the warnings and digests due now; return how many tasks were queued."""
+    from notices.push.tasks import push_time_warning
     from notices.tasks import send_daily_digest, send_time_warning
 
     now = now or timezone.now()
     queued = 0
     for game_id, number in games_to_warn(now).values_list("id", "action_count"):
         send_time_warning.enqueue(game_id, number)
+        queued += 1
+    for game_id, number in games_to_warn_by_push(now):
+        push_time_warning.enqueue(game_id, number)
         queued += 1
     day = timezone.localtime(now).date().isoformat()
     for user_id in digests_due(now):

@@ -33,6 +33,8 @@ from notices.preferences import preferences_lock
 
 __all__ = [
     "WARN_AT_FRACTION_LEFT",
+    "acted_last",
+    "claim_notice",
     "may_get_your_turn_mail",
     "notify_new_challenge",
     "notify_new_message",
@@ -48,11 +50,12 @@ WARN_AT_FRACTION_LEFT = 5
 """The time warning goes when a fifth (20%) of the move's time is left: 80% has passed."""
 
 
-def _claim(*, user_id: int, kind: str, key: str, game_id: int | None = None) -> bool:
+def claim_notice(*, user_id: int, kind: str, key: str, game_id: int | None = None,
+                 channel: str = SentNotice.Channel.EMAIL) -> bool:
     """Record the notice as sent; False if some worker already did (the caller then stops)."""
     try:
         with transaction.atomic():
-            SentNotice.objects.create(user_id=user_id, kind=kind, key=key, game_id=game_id)
+            SentNotice.objects.create(user_id=user_id, kind=kind, key=key, game_id=game_id, channel=channel)
     except IntegrityError:
         return False
     return True
@@ -67,7 +70,7 @@ def _game_url(game_id: int) -> str:
     return absolute(reverse("backgammon:game", args=[game_id]))
 
 
-def _acted_last(game: Game, action_number: int) -> int | None:
+def acted_last(game: Game, action_number: int) -> int | None:
     """The side that chose the last batch of actions (one service call shares one timestamp;
     automatic rolls follow the choice), or None for the system (opening roll, timeout)."""
     last = GameAction.objects.filter(game=game, number=action_number).only("created_at").first()
@@ -111,7 +114,7 @@ def notify_your_turn(game_id: int, action_number: int) -> bool:
         return False
     player = game.actor
     side = game.side_of(player)
-    if not _reachable(player) or side is None or _acted_last(game, action_number) == int(side):
+    if not _reachable(player) or side is None or acted_last(game, action_number) == int(side):
         return False  # a bot, or the player just acted themselves (they know it is their turn)
     now = timezone.now()
     online_since = now - timedelta(minutes=settings.NOTICE_ONLINE_MINUTES)
@@ -122,10 +125,11 @@ def notify_your_turn(game_id: int, action_number: int) -> bool:
             return False
         recently = now - timedelta(minutes=settings.NOTICE_TURN_EVERY_MINUTES)
         if SentNotice.objects.filter(
-            user=player, kind=Kind.YOUR_TURN, game_id=game_id, sent_at__gte=recently
+            user=player, kind=Kind.YOUR_TURN, channel=SentNotice.Channel.EMAIL, game_id=game_id,
+            sent_at__gte=recently,
         ).exists():
             return False
-        if not _claim(user_id=player.pk, kind=Kind.YOUR_TURN, game_id=game_id,
+        if not claim_notice(user_id=player.pk, kind=Kind.YOUR_TURN, game_id=game_id,
                       key=f"your_turn:game {game_id}:action {action_number}"):
             return False
         opponent = game.player(side.other)
@@ -149,7 +153,7 @@ def _send_game_notice(player: Any, game: Game, opponent: Any, now: datetime, *, 
 def _wanted_and_claimed(player: Any, kind: str, *, key: str, game_id: int | None = None) -> bool:
     """Inside the caller's transaction: the player wants this kind of mail (their preferences row
     locked) and this very notice was not claimed before (so it goes out once)."""
-    return preferences_lock(player.pk).wants(kind) and _claim(
+    return preferences_lock(player.pk).wants(kind) and claim_notice(
         user_id=player.pk, kind=kind, game_id=game_id, key=key
     )
 
@@ -247,7 +251,7 @@ def send_digest(user_id: int, day: date, now: datetime | None = None) -> bool:
         preferences = preferences_lock(user_id)
         if preferences.delivery != NoticePreferences.Delivery.DIGEST:
             return False
-        if not _claim(user_id=user_id, kind=Kind.DIGEST, key=digest_key(user_id, day)):
+        if not claim_notice(user_id=user_id, kind=Kind.DIGEST, key=digest_key(user_id, day)):
             return False
         games = list(
             games_awaiting(player)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -18,6 +19,7 @@ from notices.preferences import (
     preferences_unsubscribe,
     preferences_update,
 )
+from notices.push.subscriptions import push_subscriptions
 from notices.unsubscribe import BadUnsubscribeLink, user_from_token
 
 NEWS_PER_PAGE = 10
@@ -30,10 +32,19 @@ def news(request: HttpRequest) -> HttpResponse:
     return render(request, "notices/news.html", {"page": page})
 
 
+def _settings_page(request: HttpRequest, form: NoticePreferencesForm, status: int = 200) -> HttpResponse:
+    return render(request, "notices/settings.html", {
+        "form": form, "email": request.user.email,
+        "devices": list(push_subscriptions(request.user)),
+        "push_key": settings.VAPID_PUBLIC_KEY,
+    }, status=status)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def notice_settings(request: HttpRequest) -> HttpResponse:
-    """Immediate notices (each with its own switch), a daily digest, or nothing."""
+    """Immediate e-mails (each kind with its own switch, which push follows too), a daily
+    digest, or no e-mail; and the player's devices with push notifications."""
     preferences = preferences_for(request.user)
     if request.method == "POST":
         form = NoticePreferencesForm(request.POST, instance=preferences)
@@ -43,13 +54,12 @@ def notice_settings(request: HttpRequest) -> HttpResponse:
                 user=request.user, delivery=data["delivery"],
                 **{name: data[name] for name in PREFERENCE_FLAGS},
             )
-            messages.success(request, "Your e-mail notice settings are saved.")
+            messages.success(request, "Your notice settings are saved.")
             return redirect("notices:settings")
         # An invalid form must leave the saved row alone (the ModelForm wrote into the instance).
         preferences.refresh_from_db()
-        return render(request, "notices/settings.html", {"form": form, "email": request.user.email}, status=400)
-    form = NoticePreferencesForm(instance=preferences)
-    return render(request, "notices/settings.html", {"form": form, "email": request.user.email})
+        return _settings_page(request, form, status=400)
+    return _settings_page(request, NoticePreferencesForm(instance=preferences))
 
 
 @csrf_exempt  # the signed token in the URL is the proof (RFC 8058 one-click: mail clients POST it)

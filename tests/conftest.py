@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
+from tests.site.push_service import push_service  # noqa: F401  (a fixture for the whole suite)
 from tests.site.worker_process import start_worker  # noqa: F401  (a fixture for the whole suite)
 
 PASSWORD = "correct-horse-battery"

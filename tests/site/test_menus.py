@@ -11,14 +11,14 @@ from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
-# ItsYourTurn's items first and in its order; ours come after them (E-mail notices beside the
+# ItsYourTurn's items first and in its order; ours come after them (Notices beside the
 # other settings). A menu of more than seven or eight items is too long to scan.
 EXPECTED = {
     "Play": ["Game status", "Start new game", "Waiting Room", "Auto-Match", "Next game"],
     "Talk": ["My messages", "Send message", "Tell a friend!"],
     "Spy": ["Ladder area", "Tournament area", "Who is here?", "Search user profiles",
             "Watch games", "Dice statistics"],
-    "Account": ["Edit user profile", "Edit game boards", "E-mail notices", "Buddy list",
+    "Account": ["Edit user profile", "Edit game boards", "Notices", "Buddy list",
                 "Edit ignore list", "Change password", "News", "Log out"],
     "Help": ["Tutorial", "Rules", "Features and tips", "Dice FAQ", "Ratings"],
 }

@@ -22,5 +22,5 @@ def test_the_sign_up_page_promises_no_turn_notices(client: Client) -> None:
 
 def test_the_notices_the_profile_page_offers_exist(alice_client: Client) -> None:
     page = alice_client.get(reverse("accounts:profile")).content.decode()
-    assert f'href="{reverse("notices:settings")}">E-mail notices</a>' in page
+    assert f'href="{reverse("notices:settings")}">Notices</a>' in page
     assert alice_client.get(reverse("notices:settings")).status_code == 200

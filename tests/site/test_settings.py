@@ -160,3 +160,65 @@ def test_email_url_parses_smtp_with_tls() -> None:
     }
     with pytest.raises(ImproperlyConfigured, match="both tls and ssl"):
         email_settings_from_url("smtp://h?tls=1&ssl=1")
+
+
+def push_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    code = ("import gamesite.settings as s; "
+            "print(s.VAPID_PRIVATE_KEY or '-', s.VAPID_PUBLIC_KEY or '-', s.VAPID_SUBJECT, ','.join(s.PUSH_SERVICE_HOSTS))")
+    clean = {"PATH": os.environ.get("PATH", ""), **env}
+    return subprocess.run([sys.executable, "-c", code], check=False, cwd=ROOT, env=clean,
+                          capture_output=True, text=True)
+
+
+def test_development_makes_a_vapid_key_and_adds_one_to_a_file_written_before_push(tmp_path: Path) -> None:
+    from gamesite.vapid import public_key_for
+
+    secrets_file = tmp_path / ".dev-secrets"
+    secrets_file.write_text(f"SECRET_KEY={'s' * 64}\nDICE_KEY={KEY_HEX}\n")
+    secrets_file.chmod(0o600)
+
+    first = push_settings(DEBUG="1", DEV_SECRETS_FILE=str(secrets_file))
+    assert first.returncode == 0, first.stderr
+    private, public, subject, hosts = first.stdout.split()
+    assert public_key_for(private) == public and len(public) == 87
+    assert f"VAPID_PRIVATE_KEY={private}\n" in secrets_file.read_text()
+    assert secrets_file.read_text().startswith(f"SECRET_KEY={'s' * 64}\nDICE_KEY={KEY_HEX}\n")  # kept
+    assert push_settings(DEBUG="1", DEV_SECRETS_FILE=str(secrets_file)).stdout == first.stdout
+    assert subject == "mailto:noreply@localhost"
+    assert "fcm.googleapis.com" in hosts.split(",") and "*.notify.windows.com" in hosts.split(",")
+
+
+def test_production_takes_its_vapid_key_from_the_environment_or_has_push_off() -> None:
+    from gamesite.vapid import generate_private_key, public_key_for
+
+    base = {"SECRET_KEY": "s" * 50, "DICE_KEY": KEY_HEX, "EMAIL_URL": "console:"}
+    off = push_settings(**base)
+    assert off.returncode == 0, off.stderr
+    assert off.stdout.split()[:2] == ["-", "-"]
+
+    key = generate_private_key()
+    on = push_settings(**base, VAPID_PRIVATE_KEY=key, VAPID_PUBLIC_KEY=public_key_for(key),
+                       SITE_URL="https://gammon.example", PUSH_SERVICE_HOSTS="push.example, *.push.example")
+    assert on.returncode == 0, on.stderr
+    assert on.stdout.split() == [key, public_key_for(key), "https://gammon.example", "push.example,*.push.example"]
+
+
+@pytest.mark.parametrize(("env", "words"), [
+    ({"VAPID_PRIVATE_KEY": "not-a-key"}, "VAPID_PRIVATE_KEY is not a VAPID private key"),
+    ({"VAPID_PRIVATE_KEY": "A" * 43}, "VAPID_PRIVATE_KEY is not a VAPID private key"),  # zero: no key
+    ({"VAPID_SUBJECT": "gammon.example"}, "VAPID_SUBJECT must be"),
+])
+def test_a_bad_push_setting_stops_the_start(env: dict[str, str], words: str) -> None:
+    result = push_settings(SECRET_KEY="s" * 50, DICE_KEY=KEY_HEX, EMAIL_URL="console:", **env)
+    assert result.returncode != 0
+    assert words in result.stderr
+
+
+def test_a_public_key_that_is_not_the_private_keys_half_stops_the_start() -> None:
+    from gamesite.vapid import generate_private_key, public_key_for
+
+    result = push_settings(SECRET_KEY="s" * 50, DICE_KEY=KEY_HEX, EMAIL_URL="console:",
+                           VAPID_PRIVATE_KEY=generate_private_key(),
+                           VAPID_PUBLIC_KEY=public_key_for(generate_private_key()))
+    assert result.returncode != 0
+    assert "VAPID_PUBLIC_KEY is not the public half" in result.stderr
