@@ -127,3 +127,22 @@ def test_the_phone_header_is_one_bar_and_its_menus_one_sheet(tab_for: TabMaker, 
     expect(tab.get_by_role("navigation", name="Main")).to_be_visible()
     expect(toggle).to_be_hidden()
     expect(play).to_be_hidden()
+
+
+@pytest.mark.parametrize("who", ["player", "visitor"])
+def test_no_page_of_the_menu_scrolls_sideways_on_a_360_px_phone(who: str, tab_for: TabMaker, transactional_db: None,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    user = opening(cast(), monkeypatch).viewer if who == "player" else None  # a game, so the lists have rows
+    tab = tab_for(360, user, 640)
+    tab.goto("/")
+    links = tab.locator(".site-header a[href^='/']").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    wide = {}
+    for href in dict.fromkeys(["/", *links]):
+        tab.goto(href)
+        overflow = tab.evaluate("""() => { const w = window.innerWidth;
+          return {scroll: document.documentElement.scrollWidth - w,
+                  culprits: [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > w + 1)
+                    .slice(0, 3).map(e => e.tagName + '.' + e.className)}; }""")
+        if overflow["scroll"] > 0:
+            wide[href] = overflow
+    assert not wide, wide
