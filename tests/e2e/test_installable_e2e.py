@@ -170,6 +170,8 @@ def test_the_game_page_offers_push_once_after_the_first_move_and_remembers_no(
     tab.get_by_role("button", name="Submit", exact=True).click()
     expect(offer).to_be_visible()
     expect(offer).to_contain_text("when it is your turn")
+    seen = offer.bounding_box()  # in sight, wherever the page's layout ends
+    assert seen is not None and 0 <= seen["y"] and seen["y"] + seen["height"] <= 900, seen
     screenshot(tab, "push-offer-1280")
     offer.get_by_role("button", name="No thanks").click()
     expect(offer).to_be_hidden()
