@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -197,6 +198,16 @@ def listening_key(user_id: int, game_id: int | None = None) -> str:
 
 _NOT_AN_ACTION = object()
 
+_asked_with_the_news: list[Callable[[list[int]], list[str]]] = []
+
+
+def ask_with_the_news(keys_for: Callable[[list[int]], list[str]]) -> None:
+    """Another app's kept answers (gamesite.kept) about a changed game's players, which its own
+    receivers of ``game_changed`` read after the answer (notices: whether the player to act has a
+    device for push): asked in the same trip to the cache as the news's own."""
+    if keys_for not in _asked_with_the_news:
+        _asked_with_the_news.append(keys_for)
+
 
 def publish_game_changed(**change: Any) -> None:
     """Tell the game's open pages, and, unless the player to act only rolled, its two players'
@@ -230,6 +241,7 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
     # A player's profile lists their current games: its open pages hear when a turn passes.
     profiles = [] if same_turn else [player_topic(player_id) for player_id in players]
     shown += [topic_mark(topic) for topic in profiles]
+    shown += [key for keys_for in _asked_with_the_news for key in keys_for(players)]
     listening = _listening(players, game_id, also_kept=shown)
     if not same_turn:  # both PLAY counts, which the move forgot, counted together for the news
         games_awaiting_counts_kept([player_id for player_id in players if listening_key(player_id) in listening])

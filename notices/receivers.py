@@ -82,7 +82,17 @@ def on_match_finished(*, game: Any, **_: Any) -> None:
     transaction.on_commit(queue)
 
 
+def _push_devices_keys(player_ids: list[int]) -> list[str]:
+    from notices.push.subscriptions import push_devices_key
+
+    return [push_devices_key(player_id) for player_id in player_ids]
+
+
 def connect() -> None:
+    from backgammon.live import ask_with_the_news
+
+    # _on_game_changed asks has_push_devices after the news: its answer comes in the news's trip.
+    ask_with_the_news(_push_devices_keys)
     signals.game_changed.connect(_on_game_changed, dispatch_uid="notices-game-changed")
     signals.challenge_created.connect(_on_challenge_created, dispatch_uid="notices-challenge-created")
     signals.match_finished.connect(on_match_finished, dispatch_uid="notices-match-finished")

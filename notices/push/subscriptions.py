@@ -32,6 +32,7 @@ __all__ = [
     "endpoint_refusal",
     "has_push_devices",
     "host_allowed",
+    "push_devices_key",
     "push_subscription_create",
     "push_subscription_delete",
     "push_subscription_from_json",
@@ -223,15 +224,15 @@ def push_subscription_delete(*, user: Any, subscription_id: int) -> None:
         raise PushSubscriptionNotFound("You have no such device.")
 
 
-def _devices_key(user_id: int) -> str:
+def push_devices_key(user_id: int) -> str:
     return f"push:has-devices:{user_id}"
 
 
 def has_push_devices(user_id: int) -> bool:
     """Whether the player has turned push on anywhere: asked on every turn that passes, so kept
     (gamesite/kept.py) and forgotten when a device is added or removed."""
-    return kept(_devices_key(user_id),
+    return kept(push_devices_key(user_id),
                 lambda: PushSubscription.objects.filter(user_id=user_id).exists(), 600)
 
 
-forget_when_changed(PushSubscription, lambda device: [_devices_key(device.user_id)], "push-devices")
+forget_when_changed(PushSubscription, lambda device: [push_devices_key(device.user_id)], "push-devices")

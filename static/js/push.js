@@ -151,18 +151,20 @@
         return "";
       }
     }
-    function maybeShow(onLoad) {
+    /* The offer is for the wait after a move: it never stands over the buttons of a turn to take. */
+    function yourTurn() {
+      return !!document.querySelector("#game .game__prompt--yours");
+    }
+    function maybeShow() {
       var where = movedOn();
-      if (!offer.hidden || offer.getAttribute("data-push-done") || !where) {
+      if (!offer.hidden || offer.getAttribute("data-push-done") || !where || yourTurn()) {
         return;
       }
-      if (onLoad) {
-        /* Only the answer of a move made on this very page without htmx (a plain post). */
-        if (where !== window.location.pathname) {
-          return;
-        }
-        window.sessionStorage.removeItem(MOVED);
+      /* Only the answer of a move made on this very page (htmx's, or a plain post's), once. */
+      if (where !== window.location.pathname) {
+        return;
       }
+      window.sessionStorage.removeItem(MOVED);
       currentSubscription().then(function (subscription) {
         if (!subscription || Notification.permission !== "granted") {
           offer.hidden = false;
@@ -179,8 +181,14 @@
         } catch (noStorage) { /* no offer then */ }
       }
     }, true);
-    document.body.addEventListener("htmx:afterSettle", function () { maybeShow(false); });
-    maybeShow(true);
+    document.body.addEventListener("htmx:afterSettle", function () {
+      /* The opponent has moved (a pushed region): out of the way until the player's next move. */
+      if (!offer.hidden && !offer.getAttribute("data-push-done") && yourTurn()) {
+        offer.hidden = true;
+      }
+      maybeShow();
+    });
+    maybeShow();
     offer.querySelector("[data-push-dismiss]").addEventListener("click", function () {
       try {
         window.localStorage.setItem(DISMISSED, "1");

@@ -144,3 +144,14 @@ def watched_tab(browser: Browser, live_server: Any) -> Iterator[tuple[Page, list
     yield tab, problems
     context.close()
     live_server.wait_until_idle()
+
+
+def open_menu(tab: Page, name: str) -> None:
+    """Open the header's menu ``name`` (PLAY, TALK, …) as a player would: on a wide screen its
+    name in the bar; up to 900 px wide the bar's Menu button, which opens every menu as one sheet."""
+    toggle = tab.locator(".nav-toggle")
+    if toggle.is_visible():
+        if toggle.get_attribute("aria-expanded") != "true":
+            toggle.click()
+    else:
+        tab.locator("summary", has_text=name).click()

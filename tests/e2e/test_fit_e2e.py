@@ -5,6 +5,7 @@ points are targets a finger can hit and buttons are at least 44 px square."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from tests.e2e.scenes import SCENES, Scene, cast, opening
 from tests.e2e.test_replay_e2e import played_out_game
 
 Shot = Callable[[Page, str], Path]
+SHOTS = bool(os.environ.get("E2E_SCREENSHOTS"))  # forty-odd full-page pictures: only when asked for
 
 SIZES = [(360, 640), (390, 844), (412, 915), (844, 390), (768, 1024), (1280, 720), (1366, 768), (1920, 1080)]
 POINT_MIN_W, POINT_MIN_H = 24, 44  # WCAG 2.5.8's 24 px, and the platforms' 44 px for a finger's height
@@ -80,7 +82,8 @@ def test_each_phase_of_the_game_fits_every_screen(name: str, tab_for: TabMaker, 
         tab.set_viewport_size({"width": width, "height": height})
         tab.goto(scene.url)
         expect(tab.locator("svg.board")).to_be_visible()
-        screenshot(tab, f"fit-{name}-{width}x{height}")
+        if SHOTS:
+            screenshot(tab, f"fit-{name}-{width}x{height}")
         check_fit(tab, f"{name} {width}x{height}", buttons_expected=name not in WAITING)
 
 
@@ -93,7 +96,8 @@ def test_the_replay_and_the_tutorial_fit_every_screen(tab_for: TabMaker, transac
         for where, url in (("replay", f"/games/{game.pk}/replay/?step=3"), ("tutorial", "/help/tutorial/1/")):
             tab.goto(url)
             expect(tab.locator("svg.board")).to_be_visible()
-            screenshot(tab, f"fit-{where}-{width}x{height}")
+            if SHOTS:
+                screenshot(tab, f"fit-{where}-{width}x{height}")
             check_fit(tab, f"{where} {width}x{height}", buttons_expected=False)
 
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import TabMaker
+from tests.e2e.conftest import TabMaker, open_menu
 from tests.e2e.scenes import cast
 
 Shot = Callable[[Page, str], Path]
 
 
 def open_talk(tab: Page) -> None:
-    tab.locator("summary", has_text="Talk").click()
+    open_menu(tab, "Talk")
 
 
 def test_alice_messages_bob_who_reads_and_replies(tab_for: TabMaker, transactional_db: None,

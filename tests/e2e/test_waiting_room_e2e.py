@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from backgammon.models import Game
-from tests.e2e.conftest import TabMaker
+from tests.e2e.conftest import TabMaker, open_menu
 
 Shot = Callable[[Page, str], Path]
 
@@ -33,7 +33,7 @@ def test_a_player_joins_an_open_challenge_from_the_waiting_room(
     bob = tab_for(width, bob_user)
 
     alice.goto("/")
-    alice.locator("summary", has_text="PLAY").click()
+    open_menu(alice, "PLAY")
     alice.locator(".menu__items").get_by_role("link", name="Waiting Room").click()
     expect(alice.get_by_role("heading", name="Waiting Room", level=1)).to_be_visible()
     alice.get_by_label(re.compile(r"Nackgammon \(BN\)")).check()

@@ -86,7 +86,7 @@ def test_the_layout_is_accessible_and_loads_htmx(client: Client, db: None) -> No
 
     assert 'class="skip-link" href="#main"' in content
     assert '<main id="main"' in content
-    assert '<nav class="main-nav" aria-label="Main">' in content
+    assert '<nav id="main-nav" class="main-nav" aria-label="Main">' in content
     assert 'name="viewport"' in content
     assert "htmx" in content and "<script" in content
     assert "hx-headers='{\"X-CSRFToken\": \"" in content
@@ -120,5 +120,5 @@ def test_auth_pages_keep_the_site_name_after_a_failed_log_in(client: Client, ali
     # Django's LoginView sets its own site_name (the host) in the context; ours must survive.
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": "x"})
 
-    assert b"<span>Gammon Turn</span>" in response.content
+    assert b'<span class="brand__name">Gammon Turn</span>' in response.content
     assert b"<span>testserver</span>" not in response.content
