@@ -102,7 +102,8 @@ TabMaker = Callable[..., Page]
 
 @pytest.fixture
 def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
-    """tab_for(width, user=None, height=900) -> a page in its own browser context, logged in as ``user``.
+    """tab_for(width, user=None, height=900, init_script=None) -> a page in its own browser context,
+    logged in as ``user``, with ``init_script`` (a file) loaded into every page it opens.
 
     Every context is closed after the test, so no page keeps polling the server as it stops.
     """
@@ -110,9 +111,11 @@ def tab_for(browser: Browser, live_server: Any) -> Iterator[TabMaker]:
 
     contexts: list[BrowserContext] = []
 
-    def make(width: int, user: Any = None, height: int = 900) -> Page:
+    def make(width: int, user: Any = None, height: int = 900, init_script: Path | None = None) -> Page:
         context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": height})
         context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        if init_script is not None:  # run in every page before its own scripts, whatever its CSP
+            context.add_init_script(path=str(init_script))
         contexts.append(context)
         if user is not None:
             name, value = session_cookie(user)

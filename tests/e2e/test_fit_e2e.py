@@ -39,6 +39,12 @@ MEASURE = """(nextButtons) => {
     frame: board ? box(board.querySelector('rect.frame')) : null,
     buttons: [...document.querySelectorAll(nextButtons)].filter(visible).map(box),
     points: [...document.querySelectorAll('svg.board a.move rect.hit')].map(box),
+    smallestNumber: Math.min(...[...document.querySelectorAll('svg.board .point-number')]
+      .map(t => t.getBoundingClientRect().height)),
+    mainLeft: (() => { const m = document.querySelector('.site-main'); return m.getBoundingClientRect().left
+      + parseFloat(getComputedStyle(m).paddingLeft); })(),
+    headerLeft: (() => { const h = document.querySelector('.site-header__inner'); return h.getBoundingClientRect().left
+      + parseFloat(getComputedStyle(h).paddingLeft); })(),
   };
 }"""
 
@@ -50,7 +56,7 @@ def complete_move(who: Any, mp: pytest.MonkeyPatch) -> Scene:
     return scene
 
 
-def check_fit(tab: Page, where: str, *, buttons_expected: bool) -> dict[str, Any]:
+def check_fit(tab: Page, where: str, *, buttons_expected: bool, game_page: bool = True) -> dict[str, Any]:
     seen = tab.evaluate(MEASURE, NEXT_BUTTONS)
     width, height = seen["width"], seen["height"]
     assert seen["scrollWidth"] <= width, (where, "scrolls sideways", seen["scrollWidth"])
@@ -66,6 +72,10 @@ def check_fit(tab: Page, where: str, *, buttons_expected: bool) -> dict[str, Any
         assert button["width"] >= BUTTON_MIN - 0.5 and button["height"] >= BUTTON_MIN - 0.5, (where, button)
     for point in seen["points"]:
         assert point["width"] >= POINT_MIN_W and point["height"] >= POINT_MIN_H, (where, point)
+    # Point numbers stay legible: at least 10 px tall even on a phone.
+    assert seen["smallestNumber"] >= 10, (where, seen["smallestNumber"])
+    if game_page:  # the game's content column starts where the header's does
+        assert abs(seen["mainLeft"] - seen["headerLeft"]) <= 1, (where, seen["mainLeft"], seen["headerLeft"])
     return seen
 
 
@@ -98,7 +108,7 @@ def test_the_replay_and_the_tutorial_fit_every_screen(tab_for: TabMaker, transac
             expect(tab.locator("svg.board")).to_be_visible()
             if SHOTS:
                 screenshot(tab, f"fit-{where}-{width}x{height}")
-            check_fit(tab, f"{where} {width}x{height}", buttons_expected=False)
+            check_fit(tab, f"{where} {width}x{height}", buttons_expected=False, game_page=False)
 
 
 def test_the_phone_header_is_one_bar_and_its_menus_one_sheet(tab_for: TabMaker, transactional_db: None,
@@ -134,13 +144,13 @@ def test_the_phone_header_is_one_bar_and_its_menus_one_sheet(tab_for: TabMaker, 
 
 
 @pytest.mark.parametrize("who", ["player", "visitor"])
-def test_no_page_of_the_menu_scrolls_sideways_on_a_360_px_phone(who: str, tab_for: TabMaker, transactional_db: None,
+def test_no_page_of_the_menu_scrolls_sideways_or_has_small_targets_on_a_360_px_phone(who: str, tab_for: TabMaker, transactional_db: None,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     user = opening(cast(), monkeypatch).viewer if who == "player" else None  # a game, so the lists have rows
     tab = tab_for(360, user, 640)
     tab.goto("/")
     links = tab.locator(".site-header a[href^='/']").evaluate_all("links => links.map(a => a.getAttribute('href'))")
-    wide = {}
+    wide, tiny = {}, {}
     for href in dict.fromkeys(["/", *links]):
         tab.goto(href)
         overflow = tab.evaluate("""() => { const w = window.innerWidth;
@@ -149,4 +159,23 @@ def test_no_page_of_the_menu_scrolls_sideways_on_a_360_px_phone(who: str, tab_fo
                     .slice(0, 3).map(e => e.tagName + '.' + e.className)}; }""")
         if overflow["scroll"] > 0:
             wide[href] = overflow
+        small = tab.evaluate(SMALL_TARGETS)
+        if small:
+            tiny[href] = small
     assert not wide, wide
+    assert not tiny, tiny
+
+
+# Buttons at least 44 x 44 px, check boxes and radio buttons at least 24 x 24 (WCAG 2.5.8), on the
+# page's visible controls (the header's are measured where they show: the bar, or the open sheet).
+SMALL_TARGETS = """() => {
+  const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const small = (e, least) => { const r = e.getBoundingClientRect(); return r.width < least - .5 || r.height < least - .5; };
+  const name = (e) => e.tagName + ' ' + (e.textContent || e.value || e.name || '').trim().slice(0, 30) + ' '
+    + Math.round(e.getBoundingClientRect().width) + 'x' + Math.round(e.getBoundingClientRect().height);
+  const buttons = [...document.querySelectorAll('main button, main .button, main input[type=submit]')]
+    .filter(seen).filter(e => small(e, 44)).map(name);
+  const boxes = [...document.querySelectorAll('main input[type=checkbox], main input[type=radio]')]
+    .filter(seen).filter(e => small(e, 24)).map(name);
+  return [...buttons, ...boxes].slice(0, 5);
+}"""

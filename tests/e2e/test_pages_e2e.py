@@ -1,5 +1,6 @@
-"""The pages as a player sees them, at phone (390 px) and desktop (1280 px) widths: the game page
-in every phase, the lobby with cards on a phone, the error pages, and the board by keyboard.
+"""The pages as a player sees them, at phone (390 px) and desktop (1280 px) widths: the lobby with
+cards on a phone, the error pages, and the board by keyboard (the game page in every phase at
+every size: test_fit_e2e.py).
 
 Screenshots go to $E2E_SCREENSHOTS when set (see conftest.py), so a person can look at them.
 """
@@ -25,39 +26,6 @@ PHONE, DESKTOP = 390, 1280
 def sideways_overflow(tab: Page) -> int:
     """How many pixels the page is wider than the screen (0: no sideways scrolling)."""
     return int(tab.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
-
-
-def smallest_point_number(tab: Page) -> float:
-    """Rendered height in CSS pixels of the smallest point number on the board."""
-    return float(tab.evaluate(
-        "Math.min(...[...document.querySelectorAll('svg.board .point-number')]"
-        ".map(t => t.getBoundingClientRect().height))"
-    ))
-
-
-def left_edges(tab: Page, *selectors: str) -> list[float]:
-    return [float(tab.locator(selector).first.evaluate(
-        "e => e.getBoundingClientRect().left + parseFloat(getComputedStyle(e).paddingLeft)"
-    )) for selector in selectors]
-
-
-@pytest.mark.parametrize("width", [PHONE, DESKTOP])
-def test_every_phase_of_the_game_page_fits_the_screen(tab_for: TabMaker, transactional_db: None,
-                                                      monkeypatch: pytest.MonkeyPatch, screenshot: Shot,
-                                                      width: int) -> None:
-    for name, build in SCENES.items():
-        with monkeypatch.context() as patches:
-            scene = build(cast(), patches)
-            tab = tab_for(width, scene.viewer)
-            tab.goto(scene.url)
-            expect(tab.locator("svg.board")).to_be_visible()
-            screenshot(tab, f"game-{name}-{width}")
-            assert sideways_overflow(tab) <= 0, name
-            # Point numbers stay legible: at least 10 px tall even on a phone (they were 7).
-            assert smallest_point_number(tab) >= 10, name
-            # The game's content column starts where the header's does.
-            main_left, header_left = left_edges(tab, ".site-main", ".site-header__inner")
-            assert abs(main_left - header_left) <= 1, (name, main_left, header_left)
 
 
 def test_the_lobby_lists_become_cards_on_a_phone(tab_for: TabMaker, transactional_db: None,
