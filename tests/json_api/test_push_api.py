@@ -221,3 +221,16 @@ def test_a_renewal_without_the_proof_or_with_a_bad_subscription_changes_nothing(
             "subscription": subscription(SERVICE + "new"), **change}
     assert renew(body).status_code == status
     assert list(PushSubscription.objects.values_list("endpoint", "auth")) == [(old["endpoint"], old["keys"]["auth"])]
+
+
+def test_nul_bytes_and_huge_or_wrong_typed_values_are_refused_or_cleaned(alice_api: Any) -> None:
+    # A NUL byte anywhere is refused at the door (gamesite/bad_requests.py: 400); the rest 422.
+    assert alice_api.post("/push/subscriptions", subscription(endpoint=SERVICE + "a\x00b")).status_code == 400
+    assert alice_api.post("/push/subscriptions", subscription(name="a\x00b")).status_code == 400
+    for bad in (subscription(name=["a list"]), subscription(name="x" * 100_000),
+                subscription(endpoint=SERVICE + "x" * 100_000), subscription(expirationTime="tomorrow")):
+        assert alice_api.post("/push/subscriptions", bad).status_code == 422, bad
+    assert not PushSubscription.objects.exists()
+    # Other control characters in a name are taken out, never stored.
+    created = alice_api.post("/push/subscriptions", subscription(name="My\x1b phone\x07"))
+    assert created.status_code == 201 and created.json()["name"] == "My phone"
