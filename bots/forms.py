@@ -32,7 +32,7 @@ class PlayNowForm(forms.Form):
         widget=forms.HiddenInput,
     )
     rated = forms.BooleanField(required=False, widget=forms.HiddenInput)
-    expected_games = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    expected_games = forms.IntegerField(min_value=0, max_value=1_000_000, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, terms: ComputerGameTerms | None = None, expected_games: int = 0,
                  **kwargs: Any) -> None:

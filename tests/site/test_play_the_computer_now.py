@@ -140,6 +140,9 @@ def test_two_clicks_racing_start_one_game(make_user: Any, client_for: Any) -> No
         ({"expected_games": None}, "This field is required"),
         ({"expected_games": "-1"}, "greater than or equal to 0"),
         ({"variant": "BX", "match_length": "3"}, "is a single game: it has no match length"),
+        ({"bot": "gnubg-medium\x00"}, ""),  # a NUL byte: refused at the door
+        ({"expected_games": "9" * 400}, "less than or equal to"),  # a number no count can be
+        ({"match_length": "1" * 10_000}, "Enter a whole number"),
     ],
 )
 def test_bad_input_is_refused_and_changes_nothing(
