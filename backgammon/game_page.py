@@ -11,10 +11,10 @@ a page costs the same at action 10 as at action 1,000.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, partial
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from backgammon.board_svg import (
     DEFAULT_COLOURS,
@@ -32,13 +32,10 @@ from backgammon.engine.actions import ActionKind
 from backgammon.engine.match import MatchState, Phase
 from backgammon.engine.turn import ClickNode, Turn, click_map, notation_of
 from backgammon.models import Game
-from backgammon.move_records import (
-    GameRecord,
-    LoggedAction,
-    earlier_game_records,
-    game_records,
-    result_words,
-)
+from backgammon.move_records import GameRecord, LoggedAction, game_records, result_words
+
+if TYPE_CHECKING:  # the page is worked out from what was read, and never reads (game_reads.py)
+    from backgammon.game_reads import GameReads
 
 __all__ = [
     "GamePage",
@@ -164,6 +161,7 @@ class GamePage:
     """Everything the game template shows, for one viewer at one moment of the game."""
 
     game: Game
+    reads: GameReads
     state: MatchState
     viewer: Side
     is_player: bool
@@ -187,9 +185,6 @@ class GamePage:
     confirming_double: bool = False
     asks_before_submit: bool = False
     confirming_submit: bool = False
-    # The moves lists of the match's earlier games, read only when the page's cached copy of
-    # them is missing (they never change once the next game has started).
-    earlier_loader: Callable[[], list[GameRecord]] | None = None
     # What a page needs to build this turn by itself (static/js/turn.js): every partial turn the
     # clicks can reach, and where the board draws what they change. None when there is nothing
     # to click (not the viewer's move, a forced pass, the step confirming a move).
@@ -197,11 +192,7 @@ class GamePage:
 
     @property
     def has_earlier_games(self) -> bool:
-        return self.earlier_loader is not None and self.state.game_number > 1
-
-    @cached_property
-    def earlier_records(self) -> list[GameRecord]:
-        return self.earlier_loader() if self.earlier_loader is not None else []
+        return self.state.game_number > 1
 
     @property
     def numbered_games(self) -> bool:
@@ -223,12 +214,29 @@ class GamePage:
         return self.names.white
 
     @property
+    def black_link(self) -> str:
+        return self.reads.player_links.black
+
+    @property
+    def white_link(self) -> str:
+        return self.reads.player_links.white
+
+    @property
+    def actor_link(self) -> str:
+        """The player to act, named as a link ("" when nobody is)."""
+        actor_id = self.game.actor_id
+        if actor_id is None:
+            return ""
+        return self.reads.player_links.black if actor_id == self.game.black_id else self.reads.player_links.white
+
+    @property
     def viewer_key(self) -> str:
         return _SIDE_KEYS[self.viewer]
 
     @property
     def player_rows(self) -> list[tuple[str, str, int, str]]:
-        return [(_SIDE_KEYS[side], self.names[side], self.state.score[side], self.colour_names[side])
+        """Per side: its key, its player's name as a link, its score and its checkers' colour."""
+        return [(_SIDE_KEYS[side], self.reads.player_links[side], self.state.score[side], self.colour_names[side])
                 for side in Side]
 
     @cached_property
@@ -299,29 +307,26 @@ def _cube(state: MatchState, viewer: Side) -> tuple[int, str | None] | None:
 
 
 def build_page(
-    game: Game, logged: Sequence[LoggedAction], *, user: Any, steps_text: str = "", swap: bool = False,
-    link: Any = None, confirm_double: bool = False, confirm_submit: bool = False, earlier_games: bool = False,
+    game: Game, reads: GameReads, *, user: Any, steps_text: str = "", swap: bool = False,
+    link: Any = None, confirm_double: bool = False, confirm_submit: bool = False,
 ) -> GamePage:
-    """The page for ``user`` (spectators see Black's side); ``logged`` is ``logged_actions(game)``,
-    or with ``earlier_games`` only the current game's rows (``from_game=game.game_number``), the
-    earlier games' moves lists then read by ``page.earlier_records`` when asked for;
-    ``link(steps, swap)`` makes a URL; ``confirm_double`` asks for the step that confirms a double,
-    ``confirm_submit`` the one that confirms a finished move (for players who ask for it)."""
+    """The page for ``user`` (spectators see Black's side), worked out from ``game`` and what was
+    read for it (``game_reads.gather``) without reading anything more; ``link(steps, swap)`` makes
+    a URL; ``confirm_double`` asks for the step that confirms a double, ``confirm_submit`` the one
+    that confirms a finished move (for players who ask for it)."""
+    logged = reads.logged
     state = game.state()
     side = game.side_of(user)
     viewer = side if side is not None else Side.BLACK
     names = PerSide(game.black.get_username(), game.white.get_username())
     can_act = side is not None and game.is_active and state.actor is side
     # The board is laid out last (_board), once the page knows what it shows.
-    page = GamePage(game, state, viewer, side is not None, can_act, board=Board("", "", DEFAULT_COLOURS[viewer]),
-                    names=names, swap=swap)
+    page = GamePage(game, reads, state, viewer, side is not None, can_act,
+                    board=Board("", "", DEFAULT_COLOURS[viewer]), names=names, swap=swap)
     # Watchers see the game in their own colours too, so the names follow their scheme.
     page.colour_names = colour_names(user, viewer)
     counts_gammons, with_messages = state.rules.variant.counts_gammons, side is not None
     page.records = game_records(logged, names, counts_gammons=counts_gammons, with_messages=with_messages)
-    if earlier_games:
-        page.earlier_loader = partial(earlier_game_records, game, names, counts_gammons=counts_gammons,
-                                      with_messages=with_messages)
     page.opening = _opening_words(logged, state, names)
     # "The next game has started" is news only until someone acts in the new game.
     if not _acted_in_game(logged, state.game_number):

@@ -18,19 +18,14 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
-from accounts.vacations import vacations_end_key
-from backgammon.competitions import competition_keys, competition_of
 from backgammon.engine import Side
 from backgammon.game_page import GamePage, build_page
+from backgammon.game_reads import gather
 from backgammon.models import Game
-from backgammon.move_records import logged_actions, version_to_read
-from backgammon.services.notes import note_key
-from gamesite.jinja_env import NO_TOKEN, earlier_moves_key, render_jinja
-from gamesite.kept import ask_together
+from gamesite.jinja_env import NO_TOKEN, render_jinja
 from gamesite.kept_urls import kept_reverse
-from gamesite.menu_counts import menu_counts_keys
 
-__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "kept_answers_for_viewer", "kept_answers_of_page", "link_maker", "page_for", "pushed_region", "region_context"]
+__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed_region", "region_context"]
 
 REGION_TEMPLATE = "backgammon/_game.html"
 MAIN_TEMPLATE = "backgammon/_game_main.html"
@@ -47,38 +42,14 @@ def link_maker(game: Game) -> Callable[[str, bool], str]:
     return link
 
 
-def kept_answers_of_page(game: Game, user: Any) -> list[str]:
-    """The kept answers (gamesite.kept) a game page shows ``user``: its log, a match's earlier
-    games' moves lists, the clock's vacation of the player to act, the menu counts and the
-    viewer's private note; asked of the cache in one trip (ask_together), by the view with the
-    game's players, by page_for, and by a move's news with the rest it needs
-    (backgammon/live.py)."""
-    return kept_answers_for_viewer(game, user.pk if getattr(user, "is_authenticated", False) else None)
-
-
-def kept_answers_for_viewer(game: Game, viewer_id: Any) -> list[str]:
-    """``kept_answers_of_page`` for the signed-in user ``viewer_id`` (None: a visitor)."""
-    keys = [version_to_read(game, from_game=game.game_number), *competition_keys([game])]
-    if game.game_number > 1:  # a match's earlier games, their moves lists rendered
-        keys.append(earlier_moves_key(game.pk, game.game_number, viewer_id in (game.black_id, game.white_id)))
-    if game.actor_id is not None:
-        keys.append(vacations_end_key(game.actor_id))
-    if viewer_id is not None:
-        keys += menu_counts_keys(viewer_id)
-        if viewer_id in (game.black_id, game.white_id):
-            keys.append(note_key(game.pk, viewer_id))
-    return keys
-
-
 def page_for(game: Game, user: Any, *, steps: str = "", swap: bool = False, confirm_double: bool = False,
-             confirm_submit: bool = False) -> GamePage:
-    """What the region shows ``user`` now, with the turn they are building (``steps``, ``swap``)."""
-    ask_together(kept_answers_of_page(game, user))  # nothing when the view has asked already
-    # Only the current game's rows: the earlier games' moves lists are kept rendered (_game.html),
-    # so a page costs the same at action 10 as at action 1,000.
-    logged = logged_actions(game, from_game=game.game_number)
-    return build_page(game, logged, user=user, steps_text=steps, swap=swap, link=link_maker(game),
-                      confirm_double=confirm_double, confirm_submit=confirm_submit, earlier_games=True)
+             confirm_submit: bool = False, whole_page: bool = False) -> GamePage:
+    """What the region shows ``user`` now, with the turn they are building (``steps``, ``swap``):
+    read in one step (game_reads.gather, and with ``whole_page`` what the page around the region
+    shows too), then worked out (game_page.build_page)."""
+    reads = gather(game, user, whole_page=whole_page)
+    return build_page(game, reads, user=user, steps_text=steps, swap=swap, link=link_maker(game),
+                      confirm_double=confirm_double, confirm_submit=confirm_submit)
 
 
 def _with_query(url: str, **params: str) -> str:
@@ -86,10 +57,12 @@ def _with_query(url: str, **params: str) -> str:
 
 
 def region_context(page: GamePage, *, error: str = "", message: str = "", moves_text: str = "") -> dict[str, Any]:
-    """The template context of the region (and of its main column alone, see MAIN_TEMPLATE)."""
-    link = link_maker(page.game)
+    """The template context of the region (and of its main column alone, see MAIN_TEMPLATE): the
+    page, what was read for it and every URL it links to, so the templates look nothing up."""
+    link, game_id = link_maker(page.game), page.game.pk
     context: dict[str, Any] = {
         "page": page,
+        "reads": page.reads,
         "game": page.game,
         "state": page.state,
         "phase": page.phase,
@@ -103,9 +76,13 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
         "confirm_double_url": f"{link('', False)}?{urlencode({'confirm': 'double'})}",
         "confirm_submit_url": _with_query(link(page.steps_text, page.swap), confirm="submit"),
         # Every form of the turn posts here: one URL rather than one per form.
-        "act_url": kept_reverse("backgammon:game_act", page.game.pk),
-        # A ladder or tournament game says so in its rules line, with a link.
-        "competition": competition_of(page.game),
+        "act_url": kept_reverse("backgammon:game_act", game_id),
+        "poll_url": kept_reverse("backgammon:game_poll", game_id),
+        "mat_url": kept_reverse("backgammon:game_mat", game_id),
+        "give_time_url": kept_reverse("backgammon:game_give_time", game_id),
+        "privacy_url": kept_reverse("backgammon:game_privacy", game_id),
+        "next_game_url": kept_reverse("backgammon:next_game"),
+        "status_url": kept_reverse("backgammon:status"),
     }
     if page.is_player:
         # The player's own privacy wish: never anyone else's (services.notes).

@@ -44,7 +44,8 @@ from django.db.models.signals import post_save
 
 from accounts.backends import signed_in_user_key
 from backgammon import signals
-from backgammon.game_region import kept_answers_for_viewer, pushed_region
+from backgammon.game_reads import keys_of_page
+from backgammon.game_region import pushed_region
 from backgammon.live_topics import LOBBY, player_topic, publish_changed, topic_mark, topic_messages
 from backgammon.models import Challenge, Game
 from backgammon.services.queries import games_awaiting_counts_kept
@@ -235,7 +236,7 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
     for player_id in players:
         shown.append(signed_in_user_key(player_id))
         if regions and player_id != mover_id:
-            shown += kept_answers_for_viewer(game, player_id)
+            shown += keys_of_page(game, player_id)
         elif not same_turn:
             shown += menu_counts_keys(player_id)
     # A player's profile lists their current games: its open pages hear when a turn passes.

@@ -14,9 +14,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
-from django.core.cache.utils import make_template_fragment_key
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template import engines
@@ -35,17 +32,13 @@ from backgammon.board_markup import board_svg_markup
 from backgammon.clock_words import time_left_words
 from backgammon.game_rows import opponent_name, score_for
 from backgammon.moves_markup import moves_record_markup
-from gamesite.kept import kept
 from gamesite.kept_urls import kept_reverse
-from tournaments.templatetags.ratings import rating_changes_note
 
-__all__ = ["NO_TOKEN", "earlier_moves_key", "environment", "render_jinja"]
+__all__ = ["NO_TOKEN", "environment", "render_jinja"]
 
 # What Django's {% csrf_token %} writes nothing for: a region rendered with no request
 # (backgammon/game_region.pushed_region).
 NO_TOKEN = "NOTPROVIDED"
-# As long as the {% cache %} fragment it replaces kept them: an earlier game never changes.
-EARLIER_MOVES_SECONDS = 604800
 
 
 @pass_context
@@ -57,36 +50,11 @@ def csrf_field(context: Any) -> SafeString:
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
-def earlier_moves_key(game_id: int, game_number: int, for_a_player: bool) -> str:
-    """Where the earlier games' moves lists of a match are kept, for its players or for watchers."""
-    return make_template_fragment_key("earlier_moves", [game_id, game_number, for_a_player])
-
-
-def earlier_moves(page: Any) -> SafeString:
-    """The earlier games' moves lists of a match, rendered once per game number and kept. A page
-    asks for them with its other kept answers, in one trip (backgammon/game_region.py)."""
-    key = earlier_moves_key(page.game.pk, page.state.game_number, page.is_player)
-
-    def render() -> str:
-        return "".join(moves_record_markup(record, black=page.black_name, white=page.white_name, numbered=True)
-                       for record in page.earlier_records)
-
-    if settings.KEPT_ANSWERS:
-        markup = kept(key, render, EARLIER_MOVES_SECONDS)
-    else:  # the database's cache table: a query still spares reading and drawing the games
-        markup = cache.get(key)
-        if markup is None:
-            markup = render()
-            cache.set(key, markup, EARLIER_MOVES_SECONDS)
-    return mark_safe(markup)  # built from escaped markup (moves_markup.py)
-
-
 @pass_context
-def analysis_panel(context: Any, game: Any) -> SafeString:
-    """The analysis box of a finished game (a Django template, as the analysis views answer it)."""
-    from analysis.views import panel_context
-
-    return render_to_string("analysis/_panel.html", {**panel_context(game), "csrf_token": context.get("csrf_token")})
+def analysis_panel(context: Any, panel: dict[str, Any]) -> SafeString:
+    """The analysis box of a finished game, from what was read for it (analysis.views.panel_context,
+    which backgammon.game_reads.gather asks): a Django template, as the analysis views answer it."""
+    return render_to_string("analysis/_panel.html", {**panel, "csrf_token": context.get("csrf_token")})
 
 
 def sent_words(moment: Any) -> str:
@@ -121,8 +89,6 @@ def environment(**options: Any) -> Environment:
         "static": static,
         "csrf_field": csrf_field,
         "time_left": time_left_words,
-        "earlier_moves": earlier_moves,
-        "rating_changes_note": rating_changes_note,
         "analysis_panel": analysis_panel,
         "json_script": json_script,
         "moves_record": moves_record_markup,

@@ -41,6 +41,17 @@ def connect() -> None:
     _register_vacation_policy()
     _register_rating_source()
     _register_competition_source()
+    _register_rating_changes_on_the_game_page()
+
+
+def _register_rating_changes_on_the_game_page() -> None:
+    from backgammon.game_reads import register_finished_game_reader
+    from tournaments.templatetags.ratings import rating_changes_note
+
+    def rating_changes(game: Any) -> str:
+        return rating_changes_note(game) if game.rated else ""
+
+    register_finished_game_reader("rating_changes", rating_changes)
 
 
 def _register_competition_source() -> None:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from backgammon.services import ActionRejected
 from backgammon.services.more_time import game_give_time
 
-from .game import _game_or_404, _go, _page, _refusal_status, _render
+from .game import _game_or_404, _go, _refusal_status, _show
 
 
 @login_required
@@ -29,6 +29,5 @@ def game_give_time_view(request: HttpRequest, game_id: int) -> HttpResponse:
         game_give_time(game_id=the_game.pk, giver=request.user, extra=timedelta(days=days))
     except ActionRejected as refusal:
         fresh = _game_or_404(game_id, request.user)
-        return _render(request, _page(request, fresh), error=refusal.message,
-                       status=_refusal_status(fresh, request.user, refusal))
+        return _show(request, fresh, error=refusal.message, status=_refusal_status(fresh, request.user, refusal))
     return _go(request, reverse("backgammon:game", args=[the_game.pk]))

@@ -22,18 +22,13 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 from backgammon.action_input import SIMPLE_ACTIONS, resign_action, typed_play
 from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
-from backgammon.game_page import GamePage, turn_from_url
-from backgammon.game_region import (
-    MAIN_TEMPLATE,
-    REGION_TEMPLATE,
-    kept_answers_of_page,
-    page_for,
-    region_context,
-)
+from backgammon.game_page import turn_from_url
+from backgammon.game_reads import keys_of_page
+from backgammon.game_region import MAIN_TEMPLATE, REGION_TEMPLATE, page_for, region_context
 from backgammon.models import Game
 from backgammon.move_records import mat_text
 from backgammon.services import ActionRejected, Refusal, game_apply_action
-from backgammon.services.notes import NOTE_MAX_LENGTH, game_note_text
+from backgammon.services.notes import NOTE_MAX_LENGTH
 from backgammon.signals import game_viewed
 from backgammon.views.access import known_actor, visible_game_or_404
 from backgammon.views.lobby import next_game_url
@@ -45,34 +40,37 @@ __all__ = ["game", "game_act", "game_mat", "game_poll"]
 def _game_or_404(game_id: int, user: Any) -> Game:
     # Anyone logged in may watch a public game; only its players can act (the service checks that).
     # What the page will show from kept answers comes in the same trip as the game's players.
-    return visible_game_or_404(game_id, user, also_kept=lambda game: kept_answers_of_page(game, user))
-
-
-def _page(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False,
-          confirm_double: bool = False, confirm_submit: bool = False) -> GamePage:
-    return page_for(game, request.user, steps=steps, swap=swap, confirm_double=confirm_double,
-                    confirm_submit=confirm_submit)
+    viewer_id = user.pk if user.is_authenticated else None
+    return visible_game_or_404(game_id, user, also_kept=lambda game: keys_of_page(game, viewer_id))
 
 
 MAIN_COLUMN = "game-main"
 """The id of the game region's main column (_game_main.html): what a click building the turn asks for."""
 
 
-def _render(request: HttpRequest, page: GamePage, *, error: str = "", status: int = 200,
-            message: str = "", moves_text: str = "", partial: bool | None = None,
-            main_only: bool = False) -> HttpResponse:
+def _show(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False, confirm_double: bool = False,
+          confirm_submit: bool = False, error: str = "", status: int = 200, message: str = "",
+          moves_text: str = "", partial: bool | None = None, main_only: bool = False) -> HttpResponse:
     """The whole page, or only the game region for htmx (always for the poll: it swaps the region),
-    or with ``main_only`` the region's main column alone (the board and the turn's controls)."""
+    or with ``main_only`` the region's main column alone (the board and the turn's controls).
+
+    One way through: what it shows is read first (game_reads.gather, by page_for), the page is
+    worked out from that, and rendered once."""
     if partial is None:
         partial = _wants_region(request)
+    whole_page = not (partial or main_only)
+    page = page_for(game, request.user, steps=steps, swap=swap, confirm_double=confirm_double,
+                    confirm_submit=confirm_submit, whole_page=whole_page)
     context = region_context(page, error=error, message=message, moves_text=moves_text)
-    if page.is_player and not partial:  # the note stands outside the game region (game.html)
-        context |= {"note_text": game_note_text(game=page.game, author=request.user), "note_max": NOTE_MAX_LENGTH}
     context["user"] = request.user
-    if partial or main_only:
+    if not whole_page:
         region = render_jinja(MAIN_TEMPLATE if main_only else REGION_TEMPLATE, context, request)
         response = HttpResponse(region, status=status)
     else:
+        if page.is_player:  # the note stands outside the game region (game.html)
+            context |= {"note_text": page.reads.note_text, "note_max": NOTE_MAX_LENGTH}
+        # The header's counts, read with the rest: the context processors' lazy ones go unasked.
+        context |= page.reads.menu_counts or {}
         context["region"] = render_jinja(REGION_TEMPLATE, context, request)
         response = render(request, "backgammon/game.html", context, status=status)
     # The same URL answers htmx with the game region (or its main column, for the links that
@@ -89,15 +87,15 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     confirms a finished move (shown to players whose board settings ask for it)."""
     the_game = _game_or_404(game_id, request.user)
     confirm = request.GET.get("confirm")
-    page = _page(request, the_game, steps=request.GET.get("steps", ""), swap=request.GET.get("swap") == "1",
-                 confirm_double=confirm == "double", confirm_submit=confirm == "submit")
+    turn = {"steps": request.GET.get("steps", ""), "swap": request.GET.get("swap") == "1",
+            "confirm_double": confirm == "double", "confirm_submit": confirm == "submit"}
     # A click building the turn changes the board and the controls, nothing beside them: the
     # moves list and the players' panel are neither rendered nor sent again (a third of all
     # requests are such clicks), and the page that sends it has already been read.
     if _wants_region(request) and request.htmx.target == MAIN_COLUMN:
-        return _render(request, page, partial=True, main_only=True)
-    _viewed(request, the_game)
-    return _render(request, page)
+        return _show(request, the_game, **turn, partial=True, main_only=True)
+    _viewed(request, the_game)  # before the reads: the unread count it changes is on the page
+    return _show(request, the_game, **turn)
 
 
 def _viewed(request: HttpRequest, game: Game) -> None:
@@ -167,9 +165,9 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     if _wants_region(request):
         # The region is all that changed: no redirect and no second request for a whole page.
         known_actor(the_game)
-        ask_together(kept_answers_of_page(the_game, request.user))  # what _viewed and the region read: one trip
+        ask_together(keys_of_page(the_game, request.user.pk))  # what _viewed and the region read: one trip
         _viewed(request, the_game)
-        return replace_url(_render(request, _page(request, the_game), partial=True), url)
+        return replace_url(_show(request, the_game, partial=True), url)
     return _go(request, url)
 
 
@@ -179,11 +177,11 @@ def _refused(request: HttpRequest, game_id: int, expected: int, refusal: ActionR
     if fresh.side_of(request.user) is None:
         refusal = ActionRejected("You are watching this game: only its players can move", Refusal.NOT_PLAYER)
     keep_turn = expected == fresh.action_count
-    page = _page(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
+    return _show(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
                  swap=request.POST.get("swap") == "1" and keep_turn,
-                 confirm_double=request.POST.get("kind") == "double" and keep_turn)
-    return _render(request, page, error=refusal.message, status=_refusal_status(fresh, request.user, refusal),
-                   message=request.POST.get("message", ""), moves_text=request.POST.get("moves_text", ""))
+                 confirm_double=request.POST.get("kind") == "double" and keep_turn,
+                 error=refusal.message, status=_refusal_status(fresh, request.user, refusal),
+                 message=request.POST.get("message", ""), moves_text=request.POST.get("moves_text", ""))
 
 
 def _wants_region(request: HttpRequest) -> bool:
@@ -215,7 +213,7 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
         the_game = _game_or_404(game_id, request.user)
         if request.GET.get("n") != str(the_game.action_count):
             _viewed(request, the_game)
-            return _render(request, _page(request, the_game), partial=True)
+            return _show(request, the_game, partial=True)
         if not the_game.is_active:
             return HttpResponseStopPolling()
         return HttpResponse(status=204)
@@ -232,7 +230,7 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     the_game = _game_or_404(game_id, request.user)
     _viewed(request, the_game)
-    return _render(request, _page(request, the_game), partial=True)
+    return _show(request, the_game, partial=True)
 
 
 def _heard_news(request: HttpRequest) -> bool:
