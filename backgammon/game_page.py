@@ -152,8 +152,9 @@ def colour_names(user: Any, viewer: Side) -> PerSide[str]:
     return PerSide(mine, theirs) if viewer is Side.BLACK else PerSide(theirs, mine)
 
 
-# An enum member's name is a property lookup each time: the region asks for these a dozen times.
-_SIDE_KEYS = {Side.BLACK: "black", Side.WHITE: "white"}
+def _side_key(side: Side) -> str:
+    """"black" or "white": what the templates call a side."""
+    return side.name.lower()
 
 
 @dataclass
@@ -231,19 +232,19 @@ class GamePage:
 
     @property
     def viewer_key(self) -> str:
-        return _SIDE_KEYS[self.viewer]
+        return _side_key(self.viewer)
 
     @property
     def player_rows(self) -> list[tuple[str, str, int, str]]:
         """Per side: its key, its player's name as a link, its score and its checkers' colour."""
-        return [(_SIDE_KEYS[side], self.reads.player_links[side], self.state.score[side], self.colour_names[side])
+        return [(_side_key(side), self.reads.player_links[side], self.state.score[side], self.colour_names[side])
                 for side in Side]
 
     @cached_property
     def swatches(self) -> dict[str, str]:
         """Each side's checker colour as this viewer sees it, for the coloured dots beside names."""
         colours = self.board.colours
-        return {self.viewer_key: colours.mine, _SIDE_KEYS[self.viewer.other]: colours.theirs}
+        return {self.viewer_key: colours.mine, _side_key(self.viewer.other): colours.theirs}
 
     @property
     def submit_notation(self) -> str:
