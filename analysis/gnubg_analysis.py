@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import gnubg
-
 from backgammon.engine import Play, Position, Side, format_play, legal_plays
 from backgammon.engine.match import MatchState
 from backgammon.gnubg_bridge import gnubg_board
+from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
 from .variants import UNSUPPORTED_VARIANTS
 

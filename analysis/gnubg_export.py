@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-import gnubg
+from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
 COMMANDS = (
     "set threads 1",  # analysis threads wait for a user interface that is not there

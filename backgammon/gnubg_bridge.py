@@ -36,11 +36,10 @@ if threading.current_thread() is not threading.main_thread():
     # uses it imports this module on its main thread first (manage.py db_worker does).
     raise ImportError("backgammon.gnubg_bridge must first be imported on the main thread")
 
-import gnubg  # only once the thread is known to be the main one
-
 from backgammon.engine import MatchState, Phase, Play, Position, Side
 from backgammon.engine.board import CHECKERS
 from backgammon.engine.game import MAX_CUBE
+from backgammon.gnubg_home import gnubg  # only once the thread is known to be the main one
 
 __all__ = [
     "STRENGTHS",

@@ -55,7 +55,7 @@ def best_of(runs: int, timed: Callable[[], float]) -> float:
 
 def time_gnubg(cases: list[Case]) -> tuple[float, list[int]]:
     """Seconds for findbestmoves over every case, and gnubg's count of results per case."""
-    import gnubg
+    from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
     boards = [(gnubg.positionfromid(position_id), dice) for position_id, dice in cases]
     cube, context = gnubg.cubeinfo(), gnubg.evalcontext(0, 0, 0, 1, 0)

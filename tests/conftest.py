@@ -6,6 +6,12 @@ who must see nothing of Alice and Bob's games. ``make_user`` makes anyone else.
 
 from __future__ import annotations
 
+from backgammon.private_home import use_private_home
+
+# Before anything loads GNU Backgammon (pytest.importorskip("gnubg") among them): the suite never
+# reads the settings file of the machine's user (backgammon/gnubg_home.py).
+use_private_home()
+
 from collections.abc import Callable, Iterator
 from typing import Any
 

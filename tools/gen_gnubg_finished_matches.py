@@ -12,8 +12,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import gnubg
 from gnubg_replay import action_token, gnubg_replay, parse_token
+
+from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "engine"))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import gnubg
 from gnubg_text import gnubg_command
+
+from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "engine" / "data" / "gnubg_match_ids.txt"
 HEADER = (

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import sys
 
-import gnubg
 from gnubg_text import gnubg_command
+
+from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
 
 def main() -> None:

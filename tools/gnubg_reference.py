@@ -37,8 +37,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import gnubg
 from gnubg_text import gnubg_command
+
+from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
 Side = tuple[int, ...]
 """25 checker counts in the side's own numbering: index p - 1 for point p, index 24 the bar."""

@@ -19,7 +19,6 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-import gnubg
 from gnubg_text import gnubg_command
 
 from backgammon.engine import (
@@ -34,6 +33,7 @@ from backgammon.engine import (
 from backgammon.engine.board import NACKGAMMON_LAYOUT
 from backgammon.engine.notation import format_play
 from backgammon.engine.plays import find_play
+from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
 __all__ = ["action_token", "gnubg_replay", "parse_token"]
 

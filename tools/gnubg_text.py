@@ -11,7 +11,7 @@ import ctypes
 import os
 import tempfile
 
-import gnubg
+from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
 
 __all__ = ["gnubg_command"]
 
