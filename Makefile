@@ -32,9 +32,12 @@ lint: $(STAMPS)/venv
 # uvicorn serves it as in production (ASGI: pages get live updates pushed), reloading on edits;
 # with no REDIS_URL the push goes through an in-memory layer in that process, and the worker's
 # events reach it through the database (gamesite/live_bridge).
+# RUN_PORT moves the site to another port; SITE_URL (the address in the worker's e-mails and
+# pushes, gamesite/site_address.py) follows it.
 RUN_DATABASE_URL ?= sqlite:///$(CURDIR)/db.sqlite3
-RUN_ENV := DEBUG=1 DATABASE_URL=$(RUN_DATABASE_URL)
 RUN_PORT ?= 8000
+RUN_SITE_URL ?= http://127.0.0.1:$(RUN_PORT)
+RUN_ENV := DEBUG=1 DATABASE_URL=$(RUN_DATABASE_URL) SITE_URL=$(RUN_SITE_URL)
 
 run: $(STAMPS)/venv
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput

@@ -10,14 +10,10 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from gamesite.site_address import absolute_url as absolute
 from notices.unsubscribe import unsubscribe_url
 
 __all__ = ["absolute", "send_notice"]
-
-
-def absolute(path: str) -> str:
-    """A site path made absolute with SITE_URL (mails are read away from the site)."""
-    return settings.SITE_URL + path
 
 
 def send_notice(*, user: Any, template: str, subject: str, context: dict[str, Any]) -> None:
