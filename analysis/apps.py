@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -5,3 +7,16 @@ class AnalysisConfig(AppConfig):
     name = "analysis"
     verbose_name = "Analysis and replay"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from backgammon.signals import worker_tick
+
+        worker_tick.connect(_fail_stale_tick, dispatch_uid="analysis-fail-stale")
+
+
+def _fail_stale_tick(**_: Any) -> None:
+    # An analysis whose worker was killed would stay "running" for ever: every worker's tick
+    # marks it failed once its heartbeat is ANALYSIS_STALE_SECONDS old (the page offers a retry).
+    from analysis.services import analysis_fail_stale
+
+    analysis_fail_stale()
