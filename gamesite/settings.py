@@ -408,6 +408,15 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = BASE_DIR / "media"
 
 # E-mail: EMAIL_URL, or the separate EMAIL_HOST... variables; the console in development.
+# A mail server that stops answering gives up after EMAIL_TIMEOUT seconds (Django's default is to
+# wait for ever, holding the worker); a notice's mail not accepted within
+# NOTICE_RESEND_AFTER_SECONDS (its worker killed, or the server failed) is sent again by the
+# workers' tick, at most NOTICE_SEND_ATTEMPTS times in all (notices/outbox.py).
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
+NOTICE_RESEND_AFTER_SECONDS = env_int("NOTICE_RESEND_AFTER_SECONDS", 180)
+NOTICE_SEND_ATTEMPTS = env_int("NOTICE_SEND_ATTEMPTS", 5)
+if NOTICE_RESEND_AFTER_SECONDS <= EMAIL_TIMEOUT:
+    raise ImproperlyConfigured("NOTICE_RESEND_AFTER_SECONDS must be longer than EMAIL_TIMEOUT.")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Gammon Turn <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 _EMAIL_URL = env_str("EMAIL_URL", "")
