@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -16,10 +17,11 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 from gamebuilder import act, fast_passwords, scripted_dice, start_game  # noqa: F401
+from racing import race
 
 from accounts.models import Profile
 from analysis.models import GameAnalysis
-from analysis.services import analysis_request, analysis_run
+from analysis.services import AnalysisRejected, analysis_request, analysis_run
 from backgammon.engine.actions import Action
 from backgammon.models import Challenge, Game
 from backgammon.services import challenge_create
@@ -69,6 +71,27 @@ def test_it_refuses_a_players_analysis_beyond_their_share_and_changes_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         assert ask(alice_client, extra).status_code == 302
     assert GameAnalysis.objects.get(game=extra).status == GameAnalysis.Status.QUEUED
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(ANALYSES_PER_PLAYER=1)
+def test_simultaneous_requests_of_one_player_count_each_other(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = iter([resigned_game(alice, bob, monkeypatch) for _ in range(4)])
+    next_game = threading.Lock()
+
+    def attempt() -> str:
+        with next_game:
+            game = next(games)
+        try:
+            analysis_request(game_id=game.pk, user=bob)
+        except AnalysisRejected:
+            return "refused"
+        return "queued"
+
+    assert race(4, attempt) == ["queued", "refused", "refused", "refused"]
+    assert GameAnalysis.objects.filter(requested_by=bob).count() == 1
 
 
 @pytest.mark.django_db
