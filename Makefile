@@ -28,21 +28,26 @@ lint: $(STAMPS)/venv
 	$(BIN)/mypy
 
 # The development site: SQLite (WAL mode, see settings.py), DEBUG, its own random keys
-# (.dev-secrets), demo data, the task worker beside the web server; Ctrl-C stops both.
+# (.dev-secrets), demo data, the task workers beside the web server (one for bots, deadlines and
+# notices, one for analyses: see TASKS in settings.py); Ctrl-C stops them all.
 # uvicorn serves it as in production (ASGI: pages get live updates pushed), reloading on edits;
 # with no REDIS_URL the push goes through an in-memory layer in that process, and the worker's
 # events reach it through the database (gamesite/live_bridge).
+# RUN_PORT moves the site to another port; SITE_URL (the address in the worker's e-mails and
+# pushes, gamesite/site_address.py) follows it.
 RUN_DATABASE_URL ?= sqlite:///$(CURDIR)/db.sqlite3
-RUN_ENV := DEBUG=1 DATABASE_URL=$(RUN_DATABASE_URL)
 RUN_PORT ?= 8000
+RUN_SITE_URL ?= http://127.0.0.1:$(RUN_PORT)
+RUN_ENV := DEBUG=1 DATABASE_URL=$(RUN_DATABASE_URL) SITE_URL=$(RUN_SITE_URL)
 
 run: $(STAMPS)/venv
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py createcachetable
 	$(RUN_ENV) $(BIN)/python manage.py load_demo
-	@echo "Serving on http://127.0.0.1:$(RUN_PORT) (the task worker runs beside it; Ctrl-C stops both)"
+	@echo "Serving on http://127.0.0.1:$(RUN_PORT) (the task workers run beside it; Ctrl-C stops all)"
 	@$(RUN_ENV) $(BIN)/python manage.py db_worker --no-reload & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	$(RUN_ENV) $(BIN)/python manage.py db_worker --no-reload --queue-name analysis & analyser=$$!; \
+	trap 'kill $$worker $$analyser 2>/dev/null; wait $$worker $$analyser 2>/dev/null' EXIT INT TERM; \
 	$(RUN_ENV) $(BIN)/uvicorn gamesite.asgi:application --host 127.0.0.1 --port $(RUN_PORT) --reload \
 		--reload-dir backgammon --reload-dir accounts --reload-dir analysis --reload-dir api \
 		--reload-dir bots --reload-dir gamesite --reload-dir tournaments

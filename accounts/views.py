@@ -5,8 +5,6 @@ Django's auth views do the work; we give them our forms, templates and namespace
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
@@ -100,8 +98,11 @@ class PasswordResetView(auth_views.PasswordResetView):
     email_template_name = "accounts/email/password_reset.txt"
     subject_template_name = "accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
-    # Without the sites framework Django would call the site by its domain name.
-    extra_email_context: ClassVar[dict[str, str]] = {"site_name": settings.SITE_NAME}
+    # Without the sites framework Django would call the site by its domain name; the link is
+    # made from SITE_URL, not from the request's Host header (gamesite/site_address.py).
+    @property
+    def extra_email_context(self) -> dict[str, str]:  # type: ignore[override]
+        return {"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
 
     def form_valid(self, form):  # type: ignore[no-untyped-def]
         # A clear refusal rather than the usual "on its way" page: the person then knows why no

@@ -9,7 +9,7 @@ worker's other tasks (the bots) then cannot disturb it either. Progress comes ba
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from backgammon.engine import find_variant
@@ -39,8 +39,12 @@ def _child(rules_data: dict[str, Any], actions: list[dict[str, Any]], pipe: Any)
         pipe.close()
 
 
-def analyse_isolated(rules: MatchRules, actions: Sequence[Action], progress: Progress | None = None) -> dict[str, Any]:
-    """What ``analyse_match`` returns, computed in a spawned process; its errors raise here."""
+def analyse_isolated(rules: MatchRules, actions: Sequence[Action], progress: Progress | None = None,
+                     *, alive: Callable[[], None] | None = None, alive_every: float = 10.0) -> dict[str, Any]:
+    """What ``analyse_match`` returns, computed in a spawned process; its errors raise here.
+
+    ``alive()`` is called every ``alive_every`` seconds that the child is silent (starting up,
+    or on a long position): the caller's heartbeat."""
     context = multiprocessing.get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_child, daemon=True,
@@ -49,6 +53,8 @@ def analyse_isolated(rules: MatchRules, actions: Sequence[Action], progress: Pro
     sender.close()
     try:
         while True:
+            while alive is not None and not receiver.poll(alive_every):
+                alive()
             try:
                 kind, payload, total = receiver.recv()
             except EOFError:

@@ -35,6 +35,9 @@ class GameAnalysis(models.Model):
     )
     requested_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="last sign of life of the worker running it"
+    )
 
     class Meta:
         verbose_name_plural = "game analyses"

@@ -258,12 +258,26 @@ elif LIVE_VIA_DATABASE:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Two queues: "default" (bots, move deadlines, notices: seconds count) and "analysis" (gnubg over
+# a whole match, which anyone may ask for any public finished game). Each has a worker of its own
+# (`manage.py db_worker` and `manage.py db_worker --queue-name analysis`), so the time-critical
+# tasks never wait behind analyses.
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["default"],
+        "QUEUES": ["default", "analysis"],
     }
 }
+# Analyses one player may have queued or running at once (a further request is refused).
+ANALYSES_PER_PLAYER = env_int("ANALYSES_PER_PLAYER", 3)
+if ANALYSES_PER_PLAYER < 1:
+    raise ImproperlyConfigured("ANALYSES_PER_PLAYER must be at least 1.")
+# A running analysis writes a heartbeat every 10 seconds (a quarter of this when shorter); one
+# silent this long lost its worker (killed, restarted) and is marked failed by any worker's tick,
+# for the player to ask again.
+ANALYSIS_STALE_SECONDS = env_int("ANALYSIS_STALE_SECONDS", 120)
+if ANALYSIS_STALE_SECONDS < 2:
+    raise ImproperlyConfigured("ANALYSIS_STALE_SECONDS must be at least 2.")
 # Finished task rows (one per action's deadline, notice, bot move...) are pruned by the worker
 # (backgammon.task_pruning) once they are this many days old, in batches of rows per statement.
 TASK_RESULTS_KEEP_DAYS = env_int("TASK_RESULTS_KEEP_DAYS", 2)
@@ -394,6 +408,15 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = BASE_DIR / "media"
 
 # E-mail: EMAIL_URL, or the separate EMAIL_HOST... variables; the console in development.
+# A mail server that stops answering gives up after EMAIL_TIMEOUT seconds (Django's default is to
+# wait for ever, holding the worker); a notice's mail not accepted within
+# NOTICE_RESEND_AFTER_SECONDS (its worker killed, or the server failed) is sent again by the
+# workers' tick, at most NOTICE_SEND_ATTEMPTS times in all (notices/outbox.py).
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
+NOTICE_RESEND_AFTER_SECONDS = env_int("NOTICE_RESEND_AFTER_SECONDS", 180)
+NOTICE_SEND_ATTEMPTS = env_int("NOTICE_SEND_ATTEMPTS", 5)
+if NOTICE_RESEND_AFTER_SECONDS <= EMAIL_TIMEOUT:
+    raise ImproperlyConfigured("NOTICE_RESEND_AFTER_SECONDS must be longer than EMAIL_TIMEOUT.")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Gammon Turn <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 _EMAIL_URL = env_str("EMAIL_URL", "")

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from backgammon.services import Refusal
 from gamesite.bad_requests import bad_request
+from gamesite.site_address import absolute_url
 from messaging import services
 from messaging.forms import InvitationForm, MessageForm
 from messaging.invitations import InvitationRefused, invitation_send
@@ -169,7 +170,7 @@ def tell_a_friend(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             query = urlencode({"invited_by": request.user.get_username()})
-            signup_url = request.build_absolute_uri(f"{reverse('accounts:signup')}?{query}")
+            signup_url = absolute_url(f"{reverse('accounts:signup')}?{query}")
             try:
                 invitation_send(inviter=request.user, email=form.cleaned_data["email"],
                                 note=form.cleaned_data["note"], signup_url=signup_url)

@@ -10,18 +10,15 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from gamesite.site_address import absolute_url as absolute
 from notices.unsubscribe import unsubscribe_url
 
-__all__ = ["absolute", "send_notice"]
+__all__ = ["absolute", "compose_notice", "send_composed"]
 
 
-def absolute(path: str) -> str:
-    """A site path made absolute with SITE_URL (mails are read away from the site)."""
-    return settings.SITE_URL + path
-
-
-def send_notice(*, user: Any, template: str, subject: str, context: dict[str, Any]) -> None:
-    """Send templates/notices/email/<template>.txt and .html to the player (raises on failure)."""
+def compose_notice(*, user: Any, template: str, subject: str, context: dict[str, Any]) -> dict[str, Any]:
+    """templates/notices/email/<template>.txt and .html for the player, as data that can wait in
+    the database (notices/outbox.py) until the mail server takes it."""
     unsubscribe = unsubscribe_url(user)
     context = {
         **context,
@@ -31,18 +28,24 @@ def send_notice(*, user: Any, template: str, subject: str, context: dict[str, An
         "settings_url": absolute(reverse("notices:settings")),
         "unsubscribe_url": unsubscribe,
     }
-    text = render_to_string(f"notices/email/{template}.txt", context)
-    html = render_to_string(f"notices/email/{template}.html", context)
-    message = EmailMultiAlternatives(
+    return {
         # A subject is one line: a newline in a user's text must not start a header.
-        subject=" ".join(f"{settings.SITE_NAME}: {subject}".split()),
-        body=text,
-        to=[user.email],
-        headers={
+        "subject": " ".join(f"{settings.SITE_NAME}: {subject}".split()),
+        "body": render_to_string(f"notices/email/{template}.txt", context),
+        "html": render_to_string(f"notices/email/{template}.html", context),
+        "to": [user.email],
+        "headers": {
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
         },
+    }
+
+
+def send_composed(composed: dict[str, Any]) -> None:
+    """Hand a composed notice to the mail server (raises on failure)."""
+    message = EmailMultiAlternatives(
+        subject=composed["subject"], body=composed["body"], to=composed["to"], headers=composed["headers"]
     )
-    message.attach_alternative(html, "text/html")
+    message.attach_alternative(composed["html"], "text/html")
     message.send()

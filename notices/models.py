@@ -87,11 +87,18 @@ class SentNotice(models.Model):
     key = models.CharField(max_length=100, help_text="what it was about, e.g. time_warning:game 5:action 12")
     game_id = models.BigIntegerField(null=True, blank=True)
     sent_at = models.DateTimeField(default=timezone.now)
+    # The mail, composed with the claim, until the mail server has accepted it (notices/outbox.py):
+    # a worker killed while sending leaves it here, and the workers' tick sends it again.
+    outbox = models.JSONField(null=True, blank=True, help_text="the mail, until the server took it")
+    attempted_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["key"], name="sent_notice_unique_key"),)
         indexes = (
             models.Index(fields=["user", "kind", "game_id", "sent_at"], name="sent_notice_recent"),
+            models.Index(fields=["attempted_at"], name="sent_notice_held",
+                         condition=models.Q(outbox__isnull=False)),
         )
 
     def __str__(self) -> str:

@@ -42,9 +42,11 @@ def _on_challenge_created(*, challenge_id: int, challenged_id: int | None = None
 
 
 def _on_worker_tick(**_: Any) -> None:
+    from notices import outbox
     from notices.periodic import tick
 
     tick()
+    outbox.tick()  # every tick (a few seconds): mails and tasks cut off by a killed worker
 
 
 def on_message_sent(*, message: Any, **_: Any) -> None:

@@ -2,10 +2,12 @@
 by a page.
 
 Every notice is claimed before it is sent: a SentNotice row with a unique key (the game and
-action number, the challenge, the message, the player and day) is inserted in the transaction
-that sends the mail, under the player's preferences row lock. A second worker, or the same task
-run twice, finds the key taken and sends nothing; a mail that fails to go rolls the claim back,
-so a retry may send it.
+action number, the challenge, the message, the player and day) is inserted under the player's
+preferences row lock, with the mail composed on it (notices/outbox.py). A second worker, or the
+same task run twice, finds the key taken and sends nothing. The mail goes to the server after
+that commit; one that does not reach it (a killed worker, a failing server) stays held on the
+row and the workers' tick sends it again: at least once, and twice only when a worker dies
+between the server's acceptance and our note of it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from backgammon.clock_words import duration_words
 from backgammon.models import Challenge, Game, GameAction
 from backgammon.services import games_awaiting
 from backgammon.signals import untimed_player_ids
-from notices.mail import absolute, send_notice
+from notices import outbox
+from notices.mail import absolute
 from notices.models import NoticePreferences, SentNotice
 from notices.preferences import preferences_lock
 
@@ -129,19 +132,20 @@ def notify_your_turn(game_id: int, action_number: int) -> bool:
             sent_at__gte=recently,
         ).exists():
             return False
-        if not claim_notice(user_id=player.pk, kind=Kind.YOUR_TURN, game_id=game_id,
-                      key=f"your_turn:game {game_id}:action {action_number}"):
+        key = f"your_turn:game {game_id}:action {action_number}"
+        if not claim_notice(user_id=player.pk, kind=Kind.YOUR_TURN, game_id=game_id, key=key):
             return False
         opponent = game.player(side.other)
-        _send_game_notice(player, game, opponent, now, template="your_turn",
+        _hold_game_notice(key, player, game, opponent, now, template="your_turn",
                           subject=f"your turn against {opponent.get_username()} (game #{game_id})")
-    return True
+    return outbox.deliver(key)
 
 
-def _send_game_notice(player: Any, game: Game, opponent: Any, now: datetime, *, template: str,
-                      subject: str) -> None:
+def _hold_game_notice(key: str, player: Any, game: Game, opponent: Any, now: datetime, *,
+                      template: str, subject: str) -> None:
     """A mail about one of the player's games: the game, the opponent, a link, the time left."""
-    send_notice(
+    outbox.hold(
+        key=key,
         user=player,
         template=template,
         subject=subject,
@@ -176,13 +180,14 @@ def notify_new_challenge(challenge_id: int) -> bool:
         key = f"new_challenge:challenge {challenge_id}"
         if not _wanted_and_claimed(player, Kind.NEW_CHALLENGE, key=key):
             return False
-        send_notice(
+        outbox.hold(
+            key=key,
             user=player,
             template="new_challenge",
             subject=f"{challenge.challenger.get_username()} challenges you",
             context={"challenge": challenge, "status_url": absolute(reverse("backgammon:status"))},
         )
-    return True
+    return outbox.deliver(key)
 
 
 def notify_new_message(
@@ -193,17 +198,19 @@ def notify_new_message(
     player, sender = users.get(recipient_id), users.get(sender_id)
     if player is None or sender is None or not _reachable(player) or either_ignores(player, sender):
         return False
+    key = f"new_message:message {message_id}"
     with transaction.atomic():
-        if not _wanted_and_claimed(player, Kind.NEW_MESSAGE, key=f"new_message:message {message_id}"):
+        if not _wanted_and_claimed(player, Kind.NEW_MESSAGE, key=key):
             return False
-        send_notice(
+        outbox.hold(
+            key=key,
             user=player,
             template="new_message",
             subject=f"a message from {sender.get_username()}",
             context={"sender": sender, "message_subject": subject, "body": body,
                      "inbox_url": absolute(inbox_url)},
         )
-    return True
+    return outbox.deliver(key)
 
 
 def notify_time_warning(game_id: int, action_number: int, now: datetime | None = None) -> bool:
@@ -228,11 +235,11 @@ def notify_time_warning(game_id: int, action_number: int, now: datetime | None =
         if not _wanted_and_claimed(player, Kind.TIME_WARNING, game_id=game_id, key=key):
             return False
         opponent = game.player(side.other)
-        _send_game_notice(
-            player, game, opponent, now, template="time_warning",
+        _hold_game_notice(
+            key, player, game, opponent, now, template="time_warning",
             subject=f"time is running out in game #{game_id} against {opponent.get_username()}",
         )
-    return True
+    return outbox.deliver(key)
 
 
 def digest_key(user_id: int, day: date) -> str:
@@ -251,7 +258,8 @@ def send_digest(user_id: int, day: date, now: datetime | None = None) -> bool:
         preferences = preferences_lock(user_id)
         if preferences.delivery != NoticePreferences.Delivery.DIGEST:
             return False
-        if not claim_notice(user_id=user_id, kind=Kind.DIGEST, key=digest_key(user_id, day)):
+        key = digest_key(user_id, day)
+        if not claim_notice(user_id=user_id, kind=Kind.DIGEST, key=key):
             return False
         games = list(
             games_awaiting(player)
@@ -266,11 +274,12 @@ def send_digest(user_id: int, day: date, now: datetime | None = None) -> bool:
              "url": _game_url(game.pk), "time_left": _time_left(game, now)}
             for game in games
         ]
-        send_notice(
+        outbox.hold(
+            key=key,
             user=player,
             template="digest",
             subject=f"{len(games)} game{'' if len(games) == 1 else 's'} waiting for you",
             context={"rows": rows, "challenges": challenges,
                      "status_url": absolute(reverse("backgammon:status"))},
         )
-    return True
+    return outbox.deliver(key)

@@ -10,9 +10,10 @@ from datetime import date
 
 from django_tasks import task
 
-from notices import sending
+from notices import outbox, sending
 
 __all__ = [
+    "deliver_held_notice",
     "send_daily_digest",
     "send_message_notice",
     "send_new_challenge_notice",
@@ -49,3 +50,9 @@ def send_time_warning(game_id: int, action_number: int) -> bool:
 @task()
 def send_daily_digest(user_id: int, day: str) -> bool:
     return sending.send_digest(user_id, date.fromisoformat(day))
+
+
+@task()
+def deliver_held_notice(notice_id: int) -> bool:
+    """Send again a mail whose first attempt did not finish (notices/outbox.py)."""
+    return outbox.redeliver(notice_id)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.urls import reverse
+
+from gamesite.site_address import absolute_url
 
 __all__ = ["BadUnsubscribeLink", "unsubscribe_token", "unsubscribe_url", "user_from_token"]
 
@@ -30,7 +31,7 @@ def unsubscribe_token(user: Any) -> str:
 
 def unsubscribe_url(user: Any) -> str:
     """The absolute link for mails (there is no request to take the host from)."""
-    return settings.SITE_URL + reverse("notices:unsubscribe", args=[unsubscribe_token(user)])
+    return absolute_url(reverse("notices:unsubscribe", args=[unsubscribe_token(user)]))
 
 
 def user_from_token(token: str) -> Any:

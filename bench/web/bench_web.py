@@ -479,7 +479,7 @@ def main() -> None:
     env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
     redis_folder = Path(tempfile.mkdtemp(prefix="bench-redis-"))
     redis = _start_redis(env, redis_folder)
-    stream_server = server = worker = None
+    stream_server = server = worker = analyser = None
     report: list[str] = []
     try:  # whatever started is stopped, even when a server fails to start
         if STREAM_SERVERS:
@@ -491,6 +491,10 @@ def main() -> None:
         worker = subprocess.Popen([PYTHON, "manage.py", "db_worker", "--no-reload"], cwd=ROOT,
                                   env=env, start_new_session=True, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
+        # Analyses have a queue and a worker of their own (as in production), never the bots'.
+        analyser = subprocess.Popen([PYTHON, "manage.py", "db_worker", "--no-reload", "--queue-name", "analysis"],
+                                    cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
         host = f"http://127.0.0.1:{port}"
         print("on the wire: one request at a time (server time per request) ...", flush=True)
         wire_rows = wire.measure(port, players_file)
@@ -605,7 +609,7 @@ def main() -> None:
             if missing:
                 report += ["", f"**Not measured at this level: {', '.join(missing)}** (no player got there)."]
     finally:
-        for process in (server, worker, redis, stream_server):
+        for process in (server, worker, analyser, redis, stream_server):
             if process is not None:
                 _stop(process)
         players_file.unlink(missing_ok=True)

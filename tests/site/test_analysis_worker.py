@@ -26,7 +26,7 @@ def test_the_worker_analyses_a_requested_game(
     game = act(game, alice, Action.accept_resign())
     assert game.status == Game.Status.FINISHED
     analysis = analysis_request(game_id=game.pk, user=bob)  # queued on commit (no transaction here)
-    start_worker()
+    start_worker(queue_name="analysis")  # as `make run` starts it beside the main worker
 
     def finished() -> bool:
         """the worker to finish the analysis"""

@@ -84,6 +84,22 @@ def test_a_move_only_queues_a_task_and_the_worker_sends_the_your_turn_notice(
     assert unsubscribe_url(bob) in notice.body
 
 
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [({"variant": "BX", "match_length": 0}, "(Backgammon)"),
+     ({"variant": "BP", "match_length": 5}, "(Pro Backgammon, 0-0 (to 5))")],
+)
+def test_the_your_turn_mail_shows_a_score_only_for_a_match(
+    monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, on_commit: Any, options: Any, said: str
+) -> None:
+    alice_opened(monkeypatch, alice, bob, on_commit, **options)
+    run_queued_notices()
+    notice = mail.outbox[0]
+    html, _ = notice.alternatives[0]
+    assert said in " ".join(notice.body.split()) and said in " ".join(html.split())
+    assert ", )" not in notice.body and ", )" not in html
+
+
 def test_the_game_page_never_sends_mail_itself(
     monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, alice_client: Client, on_commit: Any
 ) -> None:

@@ -41,12 +41,14 @@ def wait_for(condition: Callable[[], bool], *, seconds: float = 30, poll: float 
 
 @pytest.fixture
 def start_worker() -> Iterator[WorkerStarter]:
-    """start_worker(**environment) -> a worker process (killed after the test if still running)."""
+    """start_worker(queue_name="default", **environment) -> a worker process (killed after the
+    test if still running); ``queue_name="analysis"`` starts the analyses' worker."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(**environment: str) -> subprocess.Popen[bytes]:
+    def start(queue_name: str = "default", **environment: str) -> subprocess.Popen[bytes]:
         env = {**os.environ, "DATABASE_URL": test_database_url(), **environment}
-        command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay"]
+        command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay",
+                   "--queue-name", queue_name]
         worker = subprocess.Popen([*command, "--interval", "0.2"], cwd=ROOT, env=env)
         started.append(worker)
         return worker
