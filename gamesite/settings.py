@@ -360,6 +360,16 @@ if API_PASSWORD_TOKEN_DAYS < 1:
 # per target e-mail and per client address, as django-ratelimit rates ("3/h", "10/h", "20/d").
 PASSWORD_RESET_RATE_PER_EMAIL = env_rate("PASSWORD_RESET_RATE_PER_EMAIL", "3/h")
 PASSWORD_RESET_RATE_PER_ADDRESS = env_rate("PASSWORD_RESET_RATE_PER_ADDRESS", "10/h")
+# Sign-ups per client address (accounts.rate_limits; every valid sign-up form counts): one
+# address made 60 accounts in 3 runs, multiplying every per-account limit (issue 29).
+SIGNUP_RATE_PER_ADDRESS_HOUR = env_rate("SIGNUP_RATE_PER_ADDRESS_HOUR", "5/h")
+SIGNUP_RATE_PER_ADDRESS_DAY = env_rate("SIGNUP_RATE_PER_ADDRESS_DAY", "20/d")
+# E-mail confirmation links (accounts.email_confirmation): mails asked for per player, and the
+# days a link works.
+EMAIL_CONFIRM_RATE = env_rate("EMAIL_CONFIRM_RATE", "3/h")
+EMAIL_CONFIRM_DAYS = env_int("EMAIL_CONFIRM_DAYS", 7)
+if EMAIL_CONFIRM_DAYS < 1:
+    raise ImproperlyConfigured("EMAIL_CONFIRM_DAYS must be at least 1.")
 # Avatar uploads per player: each one is decoded and re-encoded, which costs real CPU.
 AVATAR_UPLOAD_RATE = env_rate("AVATAR_UPLOAD_RATE", "10/h")
 # The database cache increments by read and write, not atomically: under a burst of
