@@ -18,6 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+from accounts.admin import PlayerChangeForm
 from accounts.email_confirmation import BAD_LINK, OLD_ADDRESS
 from accounts.forms import EMAIL_TAKEN
 from accounts.rate_limits import SIGNUP_REFUSED
@@ -157,3 +158,10 @@ def test_confirmation_mails_are_limited_per_player(alice: Any, client_for: Any) 
         client.post(reverse("accounts:email_confirm_send"))
     assert len(mail.outbox) == 3
     assert "Several confirmation links were sent" in client.get(PROFILE).content.decode()
+
+
+def test_operators_cannot_give_an_account_another_ones_address(alice: Any, bob: Any) -> None:
+    form = PlayerChangeForm(instance=bob, data={"username": "bob", "email": "ALICE@example.com"})
+    assert not form.is_valid()
+    assert form.errors["email"] == [
+        "Another account already uses this e-mail address (one per address)."]
