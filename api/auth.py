@@ -48,9 +48,10 @@ class BadTokenThrottle(SimpleRateThrottle):
     def refuses(self, request: HttpRequest) -> bool:
         """Whether the address used up its allowance (counting nothing)."""
         self.key = self.get_cache_key(request)
-        if self.key is None:
-            return False
         self.now = self.timer()
+        self.history = []
+        if self.key is None:
+            return False  # no address to count against (a request made in code)
         self.history = [moment for moment in self.cache.get(self.key) or []
                         if moment > self.now - self.duration]  # type: ignore[operator]
         return len(self.history) >= self.num_requests  # type: ignore[operator]
@@ -61,7 +62,7 @@ class BadTokenThrottle(SimpleRateThrottle):
         return max(1, math.ceil(oldest + self.duration - self.now))  # type: ignore[operator]
 
     def count_failure(self, request: HttpRequest) -> None:
-        if not self.refuses(request):
+        if not self.refuses(request) and self.key is not None:
             self.throttle_success()
 
 

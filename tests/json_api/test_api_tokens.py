@@ -141,3 +141,8 @@ def test_invalid_tokens_are_throttled_per_address(alice: Any, api_for: Any,
     with time_machine.travel("2026-03-01 12:01:00+00:00", tick=False):
         assert good.client.get("/api/v1/me", REMOTE_ADDR="10.5.5.5",
                                **good._headers()).status_code == 200
+
+
+def test_a_bad_token_without_a_client_address_is_a_401(alice: Any) -> None:
+    response = Client().get("/api/v1/me", HTTP_AUTHORIZATION="Bearer gt_guess", REMOTE_ADDR="")
+    assert response.status_code == 401
