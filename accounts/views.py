@@ -161,6 +161,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 with transaction.atomic():
                     form.save()
             except IntegrityError:  # another account took the address since the form's check
+                form.instance.user.email = old_email  # nothing was saved: show the one kept
                 form.add_error("email", EMAIL_TAKEN)
             else:
                 messages.success(request, "Your profile is saved.")

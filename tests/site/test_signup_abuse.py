@@ -165,3 +165,19 @@ def test_operators_cannot_give_an_account_another_ones_address(alice: Any, bob: 
     assert not form.is_valid()
     assert form.errors["email"] == [
         "Another account already uses this e-mail address (one per address)."]
+
+
+def test_a_race_past_the_forms_check_meets_the_database(alice: Any, bob: Any, client_for: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two requests with one address, both past the form's check: the index refuses the second,
+    and the page says so as the form would (nothing saved)."""
+    monkeypatch.setattr("accounts.forms.email_taken", lambda *_args, **_kwargs: False)
+    signed = sign_up(Client(), "alias", "Alice@Example.com")
+    assert signed.status_code == 400 and EMAIL_TAKEN in signed.content.decode()
+    assert not User.objects.filter(username="alias").exists()
+    changed = client_for(bob).post(PROFILE, {"email": "ALICE@example.com",
+                                             "current_password": PASSWORD})
+    assert changed.status_code == 400 and EMAIL_TAKEN in changed.content.decode()
+    assert "bob@example.com" in changed.content.decode()
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
