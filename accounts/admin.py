@@ -6,8 +6,9 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.core.exceptions import ValidationError
 
-from accounts.forms import lookalike_error
+from accounts.forms import email_taken, lookalike_error
 from accounts.models import Profile, Vacation
 from accounts.signals import sync_userid_skeleton
 
@@ -24,6 +25,13 @@ class PlayerCreationForm(AdminUserCreationForm):
 
 
 class PlayerChangeForm(UserChangeForm):
+    def clean_email(self) -> str:
+        """One account per e-mail address here too (the database would refuse it)."""
+        email: str = self.cleaned_data.get("email", "")
+        if email and email_taken(email, exclude_user_pk=self.instance.pk):
+            raise ValidationError("Another account already uses this e-mail address (one per address).")
+        return email
+
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
         error = lookalike_error(username, exclude_user_pk=self.instance.pk)

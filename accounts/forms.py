@@ -41,8 +41,20 @@ def lookalike_error(username: str, *, exclude_user_pk: Any = None) -> Validation
     )
 
 
+EMAIL_TAKEN = (
+    "Another userid already uses that e-mail address: one account per address. If it is yours, "
+    "log in with it (or reset its password)."
+)
+
+
+def email_taken(email: str, *, exclude_user_pk: Any = None) -> bool:
+    """One account per e-mail address, whatever its case (the database's index agrees)."""
+    return User.objects.filter(email__iexact=email).exclude(pk=exclude_user_pk).exists()
+
+
 class SignUpForm(forms.Form):
-    """A new userid: unique whatever its case, so 'Alice' and 'alice' are one player."""
+    """A new userid: unique whatever its case, so 'Alice' and 'alice' are one player; and one
+    account per e-mail address."""
 
     TAKEN = "That userid is taken. Please choose another."
 
@@ -55,7 +67,8 @@ class SignUpForm(forms.Form):
     )
     email = forms.EmailField(
         label="E-mail",
-        help_text="Used only to reset a forgotten password; other players never see it.",
+        help_text="We send it a link to confirm it, and use it to reset a forgotten password. "
+        "One userid per address; other players never see it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password1 = forms.CharField(
@@ -80,6 +93,12 @@ class SignUpForm(forms.Form):
         if error is not None:
             raise error
         return username
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"]
+        if email_taken(email):
+            raise ValidationError(EMAIL_TAKEN, code="email_taken")
+        return email
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -138,6 +157,9 @@ class ProfileForm(forms.ModelForm):
         email = cleaned.get("email")
         user = self.instance.user
         if email is not None and email.lower() != user.email.lower():
+            if email_taken(email, exclude_user_pk=user.pk):
+                self.add_error("email", EMAIL_TAKEN)
+                return cleaned
             password = cleaned.get("current_password") or ""
             if not password:
                 self.add_error(

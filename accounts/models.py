@@ -73,6 +73,11 @@ class Profile(models.Model):
         "userid skeleton", unique=True, null=True, blank=True, editable=False
     )
 
+    # The e-mail address the player proved they read, by a link mailed to it
+    # (accounts.email_confirmation). The account's address counts as confirmed while it is this
+    # one, so changing the address needs a new confirmation by itself.
+    confirmed_email = models.EmailField("confirmed e-mail", blank=True, editable=False)
+
     # When the player last asked for a page (accounts.presence), at most a minute stale.
     last_seen = models.DateTimeField("last seen", null=True, blank=True, db_index=True)
 

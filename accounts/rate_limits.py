@@ -2,6 +2,9 @@
 e-mail, so nobody can flood a player's mailbox, and per client address, so nobody can spray
 e-mails at everyone. Every request counts, whether or not the address belongs to an account,
 so a refusal reveals nothing about who has one.
+
+Sign-ups are limited per client address (an hour's and a day's allowance), so one address cannot
+make accounts by the dozen and multiply every per-account limit.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from accounts.login_guard import client_address
 __all__ = [
     "AVATAR_UPLOAD_REFUSED",
     "PASSWORD_RESET_REFUSED",
+    "SIGNUP_REFUSED",
     "avatar_upload_refused",
     "password_reset_refused",
+    "signup_refused",
 ]
 
 AVATAR_UPLOAD_REFUSED = "You changed your avatar many times in the last hour. Please try again later."
@@ -25,6 +30,25 @@ PASSWORD_RESET_REFUSED = (
     "Too many password-reset e-mails were asked for just now. Please look for the e-mail "
     "already sent (and in your spam folder), or try again in an hour."
 )
+
+
+SIGNUP_REFUSED = (
+    "Several userids were created from your network just now. Please try again later, or log "
+    "in with the userid you have."
+)
+
+
+def signup_refused(request: HttpRequest) -> bool:
+    """Count this sign-up against the client's address; True when it is over either allowance."""
+    over = False
+    for group, rate in (("signup-address-hour", settings.SIGNUP_RATE_PER_ADDRESS_HOUR),
+                        ("signup-address-day", settings.SIGNUP_RATE_PER_ADDRESS_DAY)):
+        # Each allowance counts every try, so the first refusal does not depend on which ran out.
+        over |= is_ratelimited(
+            request, group=group, key=lambda _group, req: client_address(req) or "unknown",
+            rate=rate, increment=True,
+        )
+    return over
 
 
 def password_reset_refused(request: HttpRequest, email: str) -> bool:

@@ -6,7 +6,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-__all__ = ["account_create"]
+__all__ = ["EMAIL_INDEX", "account_create"]
+
+EMAIL_INDEX = "accounts_email_lower_uniq"
+"""The database's unique index on lower(email) (migration 0010): one account per address."""
 
 
 def account_create(*, username: str, email: str, password: str) -> AbstractBaseUser:

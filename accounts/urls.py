@@ -1,6 +1,13 @@
 from django.urls import path
 
-from accounts import board_settings, people_views, profile_views, vacation_views, views
+from accounts import (
+    board_settings,
+    email_views,
+    people_views,
+    profile_views,
+    vacation_views,
+    views,
+)
 from accounts.models import Relation
 
 app_name = "accounts"
@@ -10,6 +17,8 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("email/confirm/", email_views.email_confirm_send_view, name="email_confirm_send"),
+    path("email/confirm/<str:token>/", email_views.email_confirm_view, name="email_confirm"),
     path("boards/", board_settings.board_settings, name="board_settings"),
     path("boards/preview/", board_settings.board_preview, name="board_preview"),
     path("profile/about/", profile_views.about_save, name="about_save"),

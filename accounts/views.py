@@ -11,40 +11,56 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from accounts.email_confirmation import CONFIRMATION_SENT, confirmation_send_quietly
+from accounts.forms import EMAIL_TAKEN, LoginForm, ProfileForm, SignUpForm
 from accounts.profile_views import public_profile_forms
-from accounts.rate_limits import PASSWORD_RESET_REFUSED, password_reset_refused
-from accounts.services import account_create
+from accounts.rate_limits import (
+    PASSWORD_RESET_REFUSED,
+    SIGNUP_REFUSED,
+    password_reset_refused,
+    signup_refused,
+)
+from accounts.services import EMAIL_INDEX, account_create
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create a new userid and log straight in."""
+    """Create a new userid, log straight in and mail a link to confirm the e-mail address."""
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            user = account_create(
-                username=form.cleaned_data["username"],
-                email=form.cleaned_data["email"],
-                password=form.cleaned_data["password1"],
-            )
-        except IntegrityError:
-            # Someone took the same userid (in any case) or a look-alike since the form's check.
-            form.add_error("username", SignUpForm.TAKEN)
-        else:
-            login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
-            messages.success(request, f"Welcome, {user.get_username()}! Your userid is ready.")
-            return redirect(_next_page(request) or "home")
     status = 400 if request.method == "POST" else 200
+    if request.method == "POST" and form.is_valid():
+        if signup_refused(request):
+            form.add_error(None, SIGNUP_REFUSED)
+            status = 429
+        else:
+            try:
+                user = account_create(
+                    username=form.cleaned_data["username"],
+                    email=form.cleaned_data["email"],
+                    password=form.cleaned_data["password1"],
+                )
+            except IntegrityError as clash:
+                # Someone took the userid (in any case), a look-alike or the e-mail address
+                # since the form's checks; the database's unique indexes say which.
+                if EMAIL_INDEX in str(clash):
+                    form.add_error("email", EMAIL_TAKEN)
+                else:
+                    form.add_error("username", SignUpForm.TAKEN)
+            else:
+                login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
+                messages.success(request, f"Welcome, {user.get_username()}! Your userid is ready.")
+                if confirmation_send_quietly(user=user, absolute=request.build_absolute_uri):
+                    messages.info(request, CONFIRMATION_SENT.format(email=user.email))
+                return redirect(_next_page(request) or "home")
     return render(request, "accounts/signup.html",
                   {"form": form, "invited_by": _inviter(request), "next": _next_page(request)},
                   status=status)
@@ -140,10 +156,22 @@ def profile(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     form = ProfileForm(data, instance=request.user.profile)  # type: ignore[union-attr]
     if request.method == "POST":
+        old_email = request.user.email  # type: ignore[union-attr]
         if form.is_valid():
-            form.save()
-            messages.success(request, "Your profile is saved.")
-            return redirect("accounts:profile")
+            try:
+                with transaction.atomic():
+                    form.save()
+            except IntegrityError:  # another account took the address since the form's check
+                form.instance.user.email = old_email  # nothing was saved: show the one kept
+                form.add_error("email", EMAIL_TAKEN)
+            else:
+                messages.success(request, "Your profile is saved.")
+                user = form.instance.user
+                if user.email.lower() != old_email.lower() and confirmation_send_quietly(
+                    user=user, absolute=request.build_absolute_uri
+                ):
+                    messages.info(request, CONFIRMATION_SENT.format(email=user.email))
+                return redirect("accounts:profile")
         return render(
             request, "accounts/profile.html", {"form": form, **public_profile_forms(request)}, status=400
         )

@@ -6,8 +6,10 @@ django-ninja's static files, so it needs nothing the Content-Security-Policy for
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, Literal
 
+from django.conf import settings
 from django.contrib.auth import authenticate, user_logged_in
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
@@ -81,19 +83,21 @@ _GAME_STATUS = {"active": Q(status=Game.Status.ACTIVE), "finished": ~Q(status=Ga
 @api.post("/token", auth=None, response={200: schemas.TokenOut, **{
     code: schemas.Error for code in (400, 401, 422, 429, 503)}})
 def token(request: HttpRequest, credentials: schemas.TokenIn) -> Any:
-    """A new token for a userid and password. Wrong passwords count towards the same lock-out
-    as the log-in page (429 with Retry-After once locked out)."""
+    """A new token for a userid and password, which expires after API_PASSWORD_TOKEN_DAYS (30
+    by default; ``expires_at`` says when). Wrong passwords count towards the same lock-out as
+    the log-in page (429 with Retry-After once locked out)."""
     user = authenticate(request, username=credentials.username, password=credentials.password)
     if user is None:
         # A locked-out attempt is answered by the lock-out handler (accounts.login_guard): 429.
         raise HttpError(401, "The userid or password is wrong.")
     try:
-        _, secret = token_create(user=user, name=credentials.name or "API")
+        made, secret = token_create(user=user, name=credentials.name or "API",
+                                    lifetime=timedelta(days=settings.API_PASSWORD_TOKEN_DAYS))
     except TokenRejected as refusal:
         raise HttpError(422, refusal.message) from None
     # Getting a token is a log-in: it clears the lock-out's failure count and records it.
     user_logged_in.send(sender=user.__class__, request=request, user=user)
-    return {"token": secret}
+    return {"token": secret, "expires_at": made.expires_at}
 
 
 @api.get("/me", response={200: schemas.Me, **_ERRORS})

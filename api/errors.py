@@ -73,7 +73,9 @@ def install_error_handlers(api: NinjaAPI) -> None:
     def throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
         wait = math.ceil(exc.wait) if exc.wait else 1
         plural = "" if wait == 1 else "s"
-        return detail(request, f"Too many requests: wait {wait} second{plural} and try again.", 429)
+        response = detail(request, f"Too many requests: wait {wait} second{plural} and try again.", 429)
+        response["Retry-After"] = str(wait)
+        return response
 
     def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         # ninja wraps whatever the body parser raised in its own "Cannot parse request body";

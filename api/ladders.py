@@ -67,7 +67,10 @@ class Created(Schema):
     id: int
 
 
-class ChallengeIn(Schema):
+class LadderChallengeIn(Schema):
+    """A ladder challenge names only the opponent (the ladder sets the rest); not the
+    ChallengeIn of POST /challenges: ninja files schemas by class name alone."""
+
     opponent: str
 
 
@@ -148,7 +151,7 @@ def leave(request: HttpRequest, ladder_id: int) -> Any:
 
 
 @router.post("/{ladder_id}/challenge", response={201: ChallengeMade, **_ERRORS})
-def challenge(request: HttpRequest, ladder_id: int, body: ChallengeIn) -> Any:
+def challenge(request: HttpRequest, ladder_id: int, body: LadderChallengeIn) -> Any:
     """Challenge a player at most 20 places above you (accept with POST /challenges/{id}/accept)."""
     made = ladder_challenge(ladder_id=ladder_id, challenger=request.auth, opponent=body.opponent)
     return Status(201, {"challenge_id": made.pk})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from ninja import Field, Schema
@@ -47,6 +48,10 @@ class TokenIn(Schema):
 
 class TokenOut(Schema):
     token: str = Field(description="Send it as 'Authorization: Bearer TOKEN'. Shown only this once.")
+    expires_at: datetime = Field(
+        description="When the token stops working (API_PASSWORD_TOKEN_DAYS after it was made, "
+        "30 by default); then ask for another."
+    )
 
 
 class Me(Schema):

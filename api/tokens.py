@@ -7,7 +7,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from api.models import ApiToken
@@ -31,25 +31,32 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def token_create(*, user: Any, name: str = "") -> tuple[ApiToken, str]:
-    """A new token for ``user``: the row and the secret, which is never stored and never shown again."""
+def token_create(
+    *, user: Any, name: str = "", lifetime: timedelta | None = None
+) -> tuple[ApiToken, str]:
+    """A new token for ``user``: the row and the secret, which is never stored and never shown
+    again; with a ``lifetime`` it stops working that long from now."""
     name = name.strip() or "API token"
     if len(name) > TOKEN_NAME_MAX:
         raise TokenRejected(f"A token's name can be at most {TOKEN_NAME_MAX} characters")
     secret = _PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(user=user, name=name, token_hash=_hash(secret))
+    now = timezone.now()
+    token = ApiToken.objects.create(
+        user=user, name=name, token_hash=_hash(secret), created_at=now,
+        expires_at=now + lifetime if lifetime is not None else None,
+    )
     return token, secret
 
 
 def token_user(secret: str) -> tuple[ApiToken, Any] | None:
-    """The live token and its active user for a secret, or None."""
+    """The live (unrevoked, unexpired) token and its active user for a secret, or None."""
     try:
         token = ApiToken.objects.select_related("user").get(token_hash=_hash(secret.strip()))
     except ApiToken.DoesNotExist:
         return None
-    if token.is_revoked or not token.user.is_active:
-        return None
     now = timezone.now()
+    if token.is_revoked or token.is_expired(now) or not token.user.is_active:
+        return None
     if token.last_used_at is None or now - token.last_used_at > _LAST_USED_PRECISION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
@@ -70,4 +77,5 @@ def token_revoke(*, user: Any, token_id: int) -> ApiToken:
 
 def tokens_of(user: Any) -> QuerySet[ApiToken]:
     """The player's tokens still in force, newest first."""
-    return ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+    live = Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+    return ApiToken.objects.filter(live, user=user, revoked_at__isnull=True)

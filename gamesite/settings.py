@@ -335,16 +335,21 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Log-in lock-outs (django-axes, for the site's log-in and the admin's alike): after
-# LOGIN_FAILURE_LIMIT wrong passwords for one userid from one address, that userid is paused
-# from that address only, so nobody can lock a player out from elsewhere. The attempts live in
-# the database, shared by every app server. A success or a password reset clears them.
+# Log-in lock-outs (django-axes, for the site's log-in, the admin's and the API's token call):
+# after LOGIN_FAILURE_LIMIT wrong passwords for one userid from one address, that userid is paused
+# from that address only, so nobody can lock a player out from elsewhere; and after
+# LOGIN_FAILURE_LIMIT_PER_ADDRESS wrong passwords from one address whatever the userids
+# (password spraying), every log-in from that address is paused (accounts.login_failures). The
+# attempts live in the database, shared by every app server. A success or a password reset
+# clears the userid's failures (not the address's).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first, so a locked-out attempt stops here
     "accounts.backends.CaseInsensitiveModelBackend",
 ]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60)
+LOGIN_FAILURE_LIMIT_PER_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", 30)
+AXES_HANDLER = "accounts.login_failures.LoginFailures"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_LOCKOUT_SECONDS)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -356,10 +361,29 @@ AXES_CLIENT_IP_CALLABLE = "accounts.login_guard.client_address"
 AXES_LOCKOUT_CALLABLE = "accounts.login_guard.lockout_response"
 AXES_VERBOSE = False
 
+# The JSON API (api/): tokens that do not work, per client address (api.auth.BadTokenThrottle:
+# past it, every token from the address is refused for the rest of the minute), and the days a
+# token made by a password log-in through the API (POST /api/v1/token) lasts; tokens made on
+# the profile page last until revoked.
+API_BAD_TOKEN_RATE = env_rate("API_BAD_TOKEN_RATE", "20/m")
+API_PASSWORD_TOKEN_DAYS = env_int("API_PASSWORD_TOKEN_DAYS", 30)
+if API_PASSWORD_TOKEN_DAYS < 1:
+    raise ImproperlyConfigured("API_PASSWORD_TOKEN_DAYS must be at least 1.")
+
 # Password-reset e-mails (accounts.rate_limits, django-ratelimit in the cache): at most this many
 # per target e-mail and per client address, as django-ratelimit rates ("3/h", "10/h", "20/d").
 PASSWORD_RESET_RATE_PER_EMAIL = env_rate("PASSWORD_RESET_RATE_PER_EMAIL", "3/h")
 PASSWORD_RESET_RATE_PER_ADDRESS = env_rate("PASSWORD_RESET_RATE_PER_ADDRESS", "10/h")
+# Sign-ups per client address (accounts.rate_limits; every valid sign-up form counts): one
+# address made 60 accounts in 3 runs, multiplying every per-account limit (issue 29).
+SIGNUP_RATE_PER_ADDRESS_HOUR = env_rate("SIGNUP_RATE_PER_ADDRESS_HOUR", "5/h")
+SIGNUP_RATE_PER_ADDRESS_DAY = env_rate("SIGNUP_RATE_PER_ADDRESS_DAY", "20/d")
+# E-mail confirmation links (accounts.email_confirmation): mails asked for per player, and the
+# days a link works.
+EMAIL_CONFIRM_RATE = env_rate("EMAIL_CONFIRM_RATE", "3/h")
+EMAIL_CONFIRM_DAYS = env_int("EMAIL_CONFIRM_DAYS", 7)
+if EMAIL_CONFIRM_DAYS < 1:
+    raise ImproperlyConfigured("EMAIL_CONFIRM_DAYS must be at least 1.")
 # Avatar uploads per player: each one is decoded and re-encoded, which costs real CPU.
 AVATAR_UPLOAD_RATE = env_rate("AVATAR_UPLOAD_RATE", "10/h")
 # The database cache increments by read and write, not atomically: under a burst of

@@ -1,5 +1,7 @@
 """Tell a friend: an invitation e-mail with a sign-up link naming who invited them.
 
+Only from a player whose own e-mail address is confirmed (accounts.email_confirmation): the
+mail carries the player's note, and unconfirmed throwaway accounts must not relay it.
 Rate limited per inviting player and per target address, and the answer never depends on
 whether the address belongs to a player: the same e-mail goes out and the same words come back,
 so the form cannot be used to find out who plays here.
@@ -16,12 +18,17 @@ from django.core.validators import validate_email
 from django.template.loader import render_to_string
 from django_ratelimit.core import is_ratelimited
 
+from accounts.email_confirmation import email_is_confirmed
 from backgammon.services import Rejected
 
-__all__ = ["NOTE_MAX", "InvitationRefused", "invitation_send"]
+__all__ = ["NOTE_MAX", "UNCONFIRMED", "InvitationRefused", "invitation_send"]
 
 NOTE_MAX = 300
 TOO_MANY = "Too many invitations were sent just now: please try again later."
+UNCONFIRMED = (
+    "Please confirm your own e-mail address first (with the link we mail you): invitations go "
+    "out only from players with a confirmed address."
+)
 
 
 class InvitationRefused(Rejected):
@@ -46,6 +53,8 @@ def _over_rate(inviter: Any, email: str) -> bool:
 
 def invitation_send(*, inviter: Any, email: str, note: str, signup_url: str) -> None:
     """E-mail ``email`` an invitation from ``inviter`` with ``signup_url`` (absolute)."""
+    if not email_is_confirmed(inviter):
+        raise InvitationRefused(UNCONFIRMED)
     email = (email or "").strip()
     note = (note or "").strip()
     try:

@@ -21,10 +21,25 @@ from .clocks import game_pauses, game_vacation_allowed, moved_deadline, paused_f
 from .games import _locked_game, _schedule
 from .refusals import ActionRejected, Refusal
 
-__all__ = ["GIFT_DAYS", "game_give_time", "games_reclock_for_vacation"]
+__all__ = [
+    "GIFT_DAYS",
+    "GIFT_MAX_PER_MOVE",
+    "TimeCapReached",
+    "game_give_time",
+    "games_reclock_for_vacation",
+]
 
 GIFT_DAYS = (1, 3, 7)
 """The amounts of more time a player may give, in days."""
+
+GIFT_MAX_PER_MOVE = timedelta(days=max(GIFT_DAYS))
+"""All the more time one move may be given, however many gifts it comes in: without a cap, six
+gifts at once moved a deadline by 42 days (issue 29), holding the opponent's game hostage."""
+
+
+class TimeCapReached(ActionRejected):
+    """The move has been given all the more time it may have: well formed, but the clock cannot
+    take more (the API's 409)."""
 
 
 def game_give_time(*, game_id: int, giver: Any, extra: timedelta) -> Game:
@@ -48,6 +63,9 @@ def game_give_time(*, game_id: int, giver: Any, extra: timedelta) -> Game:
         now = timezone.now()
         if game.deadline <= now:
             raise ActionRejected(f"{receiver.get_username()}'s time has already run out")
+        already = _given_on_this_move(game)
+        if already + extra > GIFT_MAX_PER_MOVE:
+            raise TimeCapReached(_cap_words(receiver.get_username(), already))
         paused = paused_for(game, receiver.pk, now)
         game.deadline = moved_deadline(game.deadline, now, before=paused, after=paused, extra=extra)
         game.time_gift_count += 1
@@ -58,6 +76,24 @@ def game_give_time(*, game_id: int, giver: Any, extra: timedelta) -> Game:
         )
         _after_commit(game)
     return game
+
+
+def _given_on_this_move(game: Game) -> timedelta:
+    """The more time already given on the move now awaited (the game's row is locked)."""
+    gifts = TimeGift.objects.filter(game=game, after_action=game.action_count)
+    return sum(gifts.values_list("extra", flat=True), timedelta())
+
+
+def _days(amount: timedelta) -> str:
+    return f"{amount.days} day{'s' if amount.days != 1 else ''}"
+
+
+def _cap_words(receiver: str, already: timedelta) -> str:
+    cap = _days(GIFT_MAX_PER_MOVE)
+    if already >= GIFT_MAX_PER_MOVE:
+        return f"{receiver} has already been given {cap} more on this move, the most one move can have"
+    return (f"One move can be given at most {cap} more; {receiver} has already been given "
+            f"{_days(already)} on this one, so you can give {_days(GIFT_MAX_PER_MOVE - already)} more at most")
 
 
 def _after_commit(game: Game) -> None:

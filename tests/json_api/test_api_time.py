@@ -65,3 +65,25 @@ def test_a_missing_game_is_404_and_no_token_401(bob_api: Any) -> None:
     assert bob_api.post("/games/999999/time", {"days": 1}).status_code == 404
     bob_api.token = None
     assert bob_api.post("/games/999999/time", {"days": 1}).status_code == 401
+
+
+def test_one_move_gets_at_most_seven_more_days(game: Game, alice: Any, bob_api: Any) -> None:
+    """Issue 29: six gifts at once moved a deadline by 42 days; now a 409 past 7 in all."""
+    with time_machine.travel(MONDAY, tick=False):
+        assert bob_api.post(f"/games/{game.pk}/time", {"days": 7}).status_code == 200
+        responses = [bob_api.post(f"/games/{game.pk}/time", {"days": 7}) for _ in range(5)]
+    assert {response.status_code for response in responses} == {409}
+    assert responses[0].json() == {"detail": "alice has already been given 7 days more on this "
+                                             "move, the most one move can have"}
+    assert TimeGift.objects.count() == 1
+    assert Game.objects.get(pk=game.pk).deadline == game.deadline + timedelta(days=7)
+
+
+def test_the_cap_is_per_move(game: Game, alice: Any, bob: Any, alice_api: Any,
+                             bob_api: Any) -> None:
+    with time_machine.travel(MONDAY, tick=False):
+        assert bob_api.post(f"/games/{game.pk}/time", {"days": 7}).status_code == 200
+        game = act(game, alice, Action.play([(8, 5), (6, 5)]))
+        assert game.actor_id == bob.pk
+        assert alice_api.post(f"/games/{game.pk}/time", {"days": 7}).status_code == 200
+    assert TimeGift.objects.count() == 2

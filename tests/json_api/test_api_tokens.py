@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import time_machine
+from django.test import Client
+from django.urls import reverse
 
 from api.models import ApiToken
 from api.tokens import token_revoke
@@ -87,3 +90,59 @@ def test_token_calls_need_no_csrf(alice: Any, alice_api: Any, bob: Any) -> None:
     # The client enforces CSRF checks; a bearer token is all a program sends.
     response = alice_api.post("/challenges", {"opponent": "bob", "variant": "BX"})
     assert response.status_code == 201
+
+
+def test_a_password_log_in_token_expires(alice: Any, anonymous_api: Any, settings: Any) -> None:
+    """Issue 29: every password log-in through the API made a token that never expired."""
+    assert settings.API_PASSWORD_TOKEN_DAYS == 30
+    with time_machine.travel("2026-03-01 12:00:00+00:00", tick=False):
+        response = anonymous_api.post(
+            "/token", {"username": "alice", "password": PASSWORD, "name": "my script"}
+        )
+    body = response.json()
+    assert set(body) == {"token", "expires_at"}
+    profile = Client()
+    profile.force_login(alice)
+    with time_machine.travel("2026-03-02 12:00:00+00:00", tick=False):
+        assert "my script" in profile.get(reverse("accounts:profile")).content.decode()
+    assert body["expires_at"] == "2026-03-31T12:00:00Z"
+    anonymous_api.token = body["token"]
+    with time_machine.travel("2026-03-31 11:59:00+00:00", tick=False):
+        assert anonymous_api.get("/me").status_code == 200
+    with time_machine.travel("2026-03-31 12:00:00+00:00", tick=False):
+        assert anonymous_api.get("/me").status_code == 401
+        assert "my script" not in profile.get(reverse("accounts:profile")).content.decode()
+
+
+def test_a_profile_token_has_no_expiry(alice: Any, api_for: Any) -> None:
+    client = api_for(alice)
+    assert ApiToken.objects.get().expires_at is None
+    with time_machine.travel("2036-01-01", tick=False):
+        assert client.get("/me").status_code == 200
+
+
+def test_invalid_tokens_are_throttled_per_address(alice: Any, api_for: Any,
+                                                  settings: Any) -> None:
+    """Issue 29: 181 invalid tokens a second from one address went unrefused. Past
+    API_BAD_TOKEN_RATE (20 a minute) every bearer request from the address gets a 429, a
+    working token's too (else the answer would tell a good guess), until the minute is over."""
+    assert settings.API_BAD_TOKEN_RATE == "20/m"
+    good = api_for(alice)
+    with time_machine.travel("2026-03-01 12:00:00+00:00", tick=False):
+        guesses = [Client().get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer gt_guess{n}",
+                                REMOTE_ADDR="10.5.5.5").status_code for n in range(25)]
+        assert guesses == [401] * 20 + [429] * 5
+        refused = good.client.get("/api/v1/me", REMOTE_ADDR="10.5.5.5", **good._headers())
+        assert refused.status_code == 429
+        assert refused["Retry-After"] == "60"
+        assert refused.json()["detail"] == "Too many requests: wait 60 seconds and try again."
+        assert good.client.get("/api/v1/me", REMOTE_ADDR="10.5.5.6",
+                               **good._headers()).status_code == 200
+    with time_machine.travel("2026-03-01 12:01:00+00:00", tick=False):
+        assert good.client.get("/api/v1/me", REMOTE_ADDR="10.5.5.5",
+                               **good._headers()).status_code == 200
+
+
+def test_a_bad_token_without_a_client_address_is_a_401(alice: Any) -> None:
+    response = Client().get("/api/v1/me", HTTP_AUTHORIZATION="Bearer gt_guess", REMOTE_ADDR="")
+    assert response.status_code == 401

@@ -176,3 +176,46 @@ def test_behind_a_trusted_proxy_it_counts_the_last_forwarded_address(
     attempt(client, "alice", "wrong", ip="10.0.0.254", HTTP_X_FORWARDED_FOR=forwarded)
 
     assert AccessAttempt.objects.get().ip_address == "192.0.2.9"
+
+
+def test_password_spraying_from_one_address_is_paused_across_userids(
+    client: Client, alice: object, settings: Any
+) -> None:
+    """Issue 29: 60 wrong passwords over 15 userids from one address got no refusal. Four
+    tries each at fifteen userids stay under the per-userid limit; the address's limit (30
+    failures in the cool-off, whatever the userid) pauses every log-in from it."""
+    assert settings.LOGIN_FAILURE_LIMIT_PER_ADDRESS == 30
+    refusals = []
+    for number in range(15):
+        for _ in range(4):
+            refusals.append(locked_out(attempt(client, f"player{number}", "wrong", ip="10.9.9.9")))
+    # As the 5th failure for one userid, the 30th failure from the address is answered with
+    # the pause, and so is every attempt after it.
+    assert refusals.index(True) == 29
+    assert all(refusals[29:])
+
+    assert locked_out(attempt(client, "alice", PASSWORD, ip="10.9.9.9"))
+    assert not logged_in(client)
+    attempt(client, "alice", PASSWORD, ip="10.1.1.1")  # elsewhere, alice is welcome
+    assert logged_in(client)
+
+
+def test_the_api_token_call_shares_the_per_address_limit(client: Client, alice: object) -> None:
+    for number in range(30):
+        attempt(client, f"player{number}", "wrong", ip="10.9.9.8")
+    response = client.post(
+        "/api/v1/token", {"username": "alice", "password": PASSWORD},
+        content_type="application/json", REMOTE_ADDR="10.9.9.8",
+    )
+    assert response.status_code == 429
+    assert response["Retry-After"] == "900"
+    assert "Too many failed log-in attempts" in response.json()["detail"]
+
+
+def test_a_success_does_not_clear_the_address_count(client: Client, alice: object) -> None:
+    for number in range(29):
+        attempt(client, f"player{number}", "wrong", ip="10.9.9.7")
+    attempt(client, "alice", PASSWORD, ip="10.9.9.7")
+    assert logged_in(client)
+    client.logout()
+    assert locked_out(attempt(client, "bob", "wrong", ip="10.9.9.7"))  # the 30th failure

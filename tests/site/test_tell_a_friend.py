@@ -16,6 +16,14 @@ pytestmark = pytest.mark.django_db
 URL = reverse("messaging:tell_a_friend")
 
 
+@pytest.fixture(autouse=True)
+def confirmed_addresses(alice: Any, bob: Any) -> None:
+    """Invitations go out only from confirmed addresses (tests/site/test_signup_abuse.py)."""
+    for player in (alice, bob):
+        player.profile.confirmed_email = player.email
+        player.profile.save(update_fields=["confirmed_email"])
+
+
 def page(response: Any) -> str:
     return response.content.decode()
 

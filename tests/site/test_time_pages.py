@@ -121,3 +121,23 @@ def test_operators_see_vacations_in_admin_but_book_them_only_through_the_service
     listing = client.get(reverse("admin:accounts_vacation_changelist"))
     assert listing.status_code == 200 and "alice" in listing.content.decode()
     assert client.get(reverse("admin:accounts_vacation_add")).status_code == 403
+
+
+def test_one_move_gets_at_most_seven_more_days_from_the_page(
+    game: Game, alice: Any, bob: Any, client_for: Any
+) -> None:
+    """Issue 29: six gifts at once moved a deadline by 42 days. One move takes 7 days at most."""
+    give = reverse("backgammon:game_give_time", args=[game.pk])
+    client = client_for(bob)
+    with time_machine.travel(MONDAY, tick=False):
+        assert client.post(give, {"days": "3"}).status_code == 302
+        assert client.post(give, {"days": "3"}).status_code == 302
+        too_much = client.post(give, {"days": "3"})
+        assert too_much.status_code == 400
+        assert "you can give 1 day more at most" in too_much.content.decode()
+        assert client.post(give, {"days": "1"}).status_code == 302
+        full = client.post(give, {"days": "1"})
+    assert full.status_code == 400
+    assert "alice has already been given 7 days more on this move" in full.content.decode()
+    assert sum((gift.extra for gift in TimeGift.objects.all()), timedelta()) == timedelta(days=7)
+    assert Game.objects.get(pk=game.pk).deadline == game.deadline + timedelta(days=7)
