@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import smtplib
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -27,6 +26,7 @@ from django_ratelimit.core import is_ratelimited
 
 from accounts.models import Profile
 from backgammon.services import Rejected
+from gamesite.site_address import absolute_url
 
 __all__ = [
     "CONFIRMATION_SENT",
@@ -72,9 +72,9 @@ def _token(user: Any) -> str:
     return signing.dumps({"user": user.pk, "email": user.email.lower()}, salt=_SALT, compress=True)
 
 
-def confirmation_send(*, user: Any, absolute: Callable[[str], str]) -> None:
-    """Mail ``user`` a link that confirms their current address; ``absolute`` makes a path a
-    full address (a request's build_absolute_uri)."""
+def confirmation_send(*, user: Any) -> None:
+    """Mail ``user`` a link that confirms their current address (made absolute from SITE_URL,
+    never from a request's Host header: gamesite/site_address.py)."""
     if not user.email:
         raise ConfirmationRefused(NO_ADDRESS)
     if is_ratelimited(None, group="email-confirm", key=lambda _group, _request: str(user.pk),
@@ -82,7 +82,7 @@ def confirmation_send(*, user: Any, absolute: Callable[[str], str]) -> None:
         raise ConfirmationRefused(TOO_MANY)
     context = {
         "user": user.get_username(),
-        "link": absolute(reverse("accounts:email_confirm", args=[_token(user)])),
+        "link": absolute_url(reverse("accounts:email_confirm", args=[_token(user)])),
         "days": settings.EMAIL_CONFIRM_DAYS,
         "site_name": settings.SITE_NAME,
     }
@@ -94,11 +94,11 @@ def confirmation_send(*, user: Any, absolute: Callable[[str], str]) -> None:
     )
 
 
-def confirmation_send_quietly(*, user: Any, absolute: Callable[[str], str]) -> bool:
+def confirmation_send_quietly(*, user: Any) -> bool:
     """As confirmation_send, for a page whose own work is done (a sign-up, a new address): a
     refusal or a mail server out of reach is logged, and the player can ask again later."""
     try:
-        confirmation_send(user=user, absolute=absolute)
+        confirmation_send(user=user)
     except (ConfirmationRefused, smtplib.SMTPException, OSError) as error:
         log.warning("No confirmation link sent to user %s: %s", user.pk, error)
         return False

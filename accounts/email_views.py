@@ -43,7 +43,7 @@ def email_confirm_view(request: HttpRequest, token: str) -> HttpResponse:
 def email_confirm_send_view(request: HttpRequest) -> HttpResponse:
     back = _BACK.get(request.POST.get("back", ""), "accounts:profile")
     try:
-        confirmation_send(user=request.user, absolute=request.build_absolute_uri)
+        confirmation_send(user=request.user)
     except ConfirmationRefused as refusal:
         messages.error(request, refusal.message)
     else:

@@ -58,7 +58,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             else:
                 login(request, user, backend="accounts.backends.CaseInsensitiveModelBackend")
                 messages.success(request, f"Welcome, {user.get_username()}! Your userid is ready.")
-                if confirmation_send_quietly(user=user, absolute=request.build_absolute_uri):
+                if confirmation_send_quietly(user=user):
                     messages.info(request, CONFIRMATION_SENT.format(email=user.email))
                 return redirect(_next_page(request) or "home")
     return render(request, "accounts/signup.html",
@@ -168,7 +168,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Your profile is saved.")
                 user = form.instance.user
                 if user.email.lower() != old_email.lower() and confirmation_send_quietly(
-                    user=user, absolute=request.build_absolute_uri
+                    user=user
                 ):
                     messages.info(request, CONFIRMATION_SENT.format(email=user.email))
                 return redirect("accounts:profile")
