@@ -1,9 +1,10 @@
 """GNU Backgammon never reads the settings file of the user who runs us (backgammon/gnubg_home.py).
 
 A real settings file, saved by gnubg itself into a home of its own, is put in ``HOME``; then the
-commands the suite and the analysis send gnubg, and a bot's play, run in a fresh process with
-that ``HOME``. Loaded our way, gnubg ignores the file; loaded the plain way, the same file makes
-the process abort (the check that the test can fail)."""
+XGID checks' commands, the bots' plays and cube decisions (medium and strong) and the analysis of
+a match, in its own process as the worker runs it, run in a fresh process with that ``HOME``.
+Loaded our way, gnubg ignores the file; loaded the plain way, the same file makes the process
+abort (the check that the test can fail)."""
 
 from __future__ import annotations
 
@@ -24,12 +25,30 @@ ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ("set display off", "set player 0 human", "set player 1 human", "set automatic roll off",
             "set automatic move off", "new game", "set xgid XGID=-aaB-ACB--AAeB-----c-AadB-:0:0:-1:63:4:0:1:5:10")
 OURS = f"""
-import os, sys
-sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'tools')!r}]
-import backgammon.gnubg_bridge  # what the worker loads for the bots
+import os, subprocess, sys
+sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'tools')!r}, {str(ROOT / 'tests' / 'engine')!r}]
+from backgammon.engine import PerSide, Phase
+from backgammon.engine.match import MatchRules
+from backgammon.engine.matfile import export_mat
+from backgammon.engine.variants import find_variant
+from backgammon.gnubg_bridge import STRENGTHS, best_play, cube_decision  # what the worker's bots use
 from gnubg_text import gnubg_command
-for command in {COMMANDS!r}:
+from random_play import random_record
+
+for command in {COMMANDS!r}:  # the XGID checks' commands
     gnubg_command(command)
+rules = MatchRules(find_variant("BP"), 3)
+actions, states = random_record(rules, 11, double_rate=0.2)
+moving = next(state for state in states if state.phase is Phase.MOVE and len(state.legal_plays()) > 1)
+rolling = next(state for state in states if state.phase is Phase.ROLL and state.can_double())
+for level in ("medium", "strong"):  # a bot's play and cube decision
+    best_play(moving, STRENGTHS[level])
+    cube_decision(rolling, STRENGTHS[level])
+with open(sys.argv[1], "w") as mat:  # the analysis, in its own process as the worker runs it
+    mat.write(export_mat(rules, actions, PerSide("alice", "bob")))
+analysed = subprocess.run([sys.executable, "-m", "analysis.gnubg_export", sys.argv[1], sys.argv[2]],
+                          cwd={str(ROOT)!r}, stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
+assert analysed.returncode == 0, analysed.stderr[-2000:]
 print("home", os.environ["HOME"])
 """
 PLAIN = f"""
@@ -57,10 +76,12 @@ def _env(home: Path) -> dict[str, str]:
     return {**env, "HOME": str(home)}
 
 
-def test_loaded_our_way_gnubg_ignores_the_users_saved_settings(users_home: Path) -> None:
-    run = subprocess.run([sys.executable, "-c", OURS], env=_env(users_home), stdin=subprocess.DEVNULL,
-                         capture_output=True, text=True, timeout=300, check=False)
+def test_loaded_our_way_gnubg_ignores_the_users_saved_settings(users_home: Path, tmp_path: Path) -> None:
+    mat, analysis = tmp_path / "match.mat", tmp_path / "analysis.txt"
+    run = subprocess.run([sys.executable, "-c", OURS, str(mat), str(analysis)], env=_env(users_home),
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
+    assert "Move" in analysis.read_text(errors="replace")  # gnubg's analysis of the match
     private = run.stdout.split("home ", 1)[1].split()[0]
     assert private != str(users_home)
     assert not os.path.exists(private)  # removed when the process ended
