@@ -393,6 +393,12 @@ def take_answer(
     if state.phase is not Phase.TAKE_OR_DROP:
         raise ValueError("There is no double to answer")
     decision = cube_decision(state, strength, rng)
+    if state.beavered:
+        # The doubler answers the beaver: taking plays on for twice the doubled cube, the beaverer
+        # holding it (2 x double_take doubled cubes), dropping loses the doubled cube. The
+        # taker's test (double_take < 1) would drop exactly the doubles that were right, and a
+        # beaver is never answered with another.
+        return CubeAnswer.TAKE if decision.double_take > -1.0 else CubeAnswer.DROP
     if not decision.should_take:
         return CubeAnswer.DROP
     # A beaver keeps the cube and doubles again: right when the taker is the favourite holding it.

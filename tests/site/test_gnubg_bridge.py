@@ -184,3 +184,27 @@ def test_gammons_are_worth_what_the_variant_and_the_score_make_them() -> None:
     assert ahead.backgammon_loss > 0.0
     behind = outcome_values(state_at("BP:5", *RACE_CRUSHING, score=score), Side.WHITE)
     assert astuple(behind) == pytest.approx(astuple(ahead.flipped()), abs=1e-4)
+
+
+def _beavered(position: Position) -> MatchState:
+    """White doubled in a money game with beavers, and Black beavered: White answers."""
+    offered = state_at("MP", {}, {}, beavers=True, position=position, turn=Side.WHITE)
+    beavered = replace(offered, phase=Phase.TAKE_OR_DROP, cube_owner=Side.BLACK, cube_value=2)
+    assert beavered.beavered and beavered.actor is Side.WHITE
+    return beavered
+
+
+def test_after_a_beaver_the_doubler_takes_a_double_that_was_right() -> None:
+    # The audit's example: White on roll at lM+YAxCMZzYHAA (cAkAAAAAAAAE) doubles, Black beavers.
+    # gnubg 2-ply gives White's double/take +1.088: taking the beaver is worth +2.18 to White,
+    # dropping it -2. The bots used to apply the taker's test here, and dropped.
+    beavered = _beavered(Position.from_id("lM+YAxCMZzYHAA"))
+    for level in ("medium", "strong"):
+        assert take_answer(beavered, STRENGTHS[level]) is CubeAnswer.TAKE, level
+    answers = {take_answer(beavered, STRENGTHS["easy"], random.Random(seed)) for seed in range(30)}
+    assert answers == {CubeAnswer.TAKE}  # never a beaver of the beaver
+
+
+def test_after_a_beaver_a_doubler_far_behind_drops() -> None:
+    crushed_doubler = Position(layout(RACE_CRUSHING[1]), layout(RACE_CRUSHING[0]))
+    assert take_answer(_beavered(crushed_doubler), MEDIUM) is CubeAnswer.DROP
