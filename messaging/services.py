@@ -20,6 +20,7 @@ from django_ratelimit.core import is_ratelimited
 from accounts.relations import either_ignores
 from backgammon.services import Refusal, Rejected
 from gamesite.kept import forget, kept
+from gamesite.text import text_refusal
 from messaging.models import BODY_MAX, SUBJECT_MAX, Message
 from messaging.signals import message_sent
 
@@ -58,10 +59,9 @@ class MessageRateLimited(MessageRefused):
 
 
 def _refuse_control_characters(text: str, what: str) -> None:
-    # PostgreSQL refuses NUL in text (a 500 otherwise); other control characters but line
-    # breaks and tabs have no place in a message either.
-    if any(ord(char) < 32 and char not in "\n\r\t" for char in text):
-        raise MessageRefused(f"The {what} contains characters that cannot be sent.")
+    refusal = text_refusal(text, what)
+    if refusal:
+        raise MessageRefused(refusal)
 
 
 def _recipient(sender: Any, name: str) -> Any:

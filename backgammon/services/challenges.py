@@ -14,6 +14,7 @@ from accounts.relations import either_ignores
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.signals import challenge_created
+from gamesite.text import text_refusal
 
 from .game_limit import game_limit_check, is_computer_opponent, lock_players
 from .games import game_start
@@ -99,6 +100,9 @@ def challenge_terms(
     message = message.strip()
     if len(message) > CHALLENGE_MESSAGE_MAX:
         raise ChallengeRejected(f"A message can be at most {CHALLENGE_MESSAGE_MAX} characters")
+    refusal = text_refusal(message, "message")
+    if refusal:
+        raise ChallengeRejected(refusal)
     money = _money_options(
         variant, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake
     )
@@ -148,9 +152,13 @@ def challenge_create(
     )
     other = _opponent(challenger, opponent)
     # A challenge carries a message to the inbox, so the ignore list refuses it like a message;
-    # a ladder's challenge (not counted) is the ladder's duty and is not refused for it.
-    if counts_toward_limit and either_ignores(challenger, other):
-        raise ChallengeRejected(NOT_CHALLENGEABLE)
+    # a ladder's challenge (not counted) is the ladder's duty and is not refused for it, but
+    # its message stays on this side of the wall (else withdrawing and challenging again
+    # would put one in the ignorer's inbox at will).
+    if either_ignores(challenger, other):
+        if counts_toward_limit:
+            raise ChallengeRejected(NOT_CHALLENGEABLE)
+        terms["message"] = ""
     counted = counts_toward_limit and not is_computer_opponent(other)
     variant = terms["variant"]
     try:
