@@ -190,6 +190,12 @@ def challenge_create(
     return challenge
 
 
+NO_SUCH_CHALLENGE = "There is no such challenge"
+OPEN_CHALLENGE_ELSEWHERE = (
+    "There is no such challenge to a named player: an open challenge is withdrawn from the waiting room"
+)
+
+
 def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:
     # The row lock makes an accept and a withdraw of one challenge (or two accepts) take turns:
     # the second sees the first one's status and is refused, so a challenge starts one game at most.
@@ -198,7 +204,12 @@ def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:
             "challenger", "challenged"
         ).get(pk=challenge_id)
     except Challenge.DoesNotExist:
-        raise ChallengeRejected("There is no such challenge", Refusal.NOT_FOUND) from None
+        raise ChallengeRejected(NO_SUCH_CHALLENGE, Refusal.NOT_FOUND) from None
+    if challenge.challenged_id is None:
+        # An open (waiting-room) challenge has its own calls (waiting_room.py), which the pages
+        # and the API answer with its own fields; here it would be half handled.
+        words = OPEN_CHALLENGE_ELSEWHERE if challenge.challenger_id == actor.pk else NO_SUCH_CHALLENGE
+        raise ChallengeRejected(words, Refusal.NOT_FOUND)
     if getattr(challenge, f"{role}_id") != actor.pk:
         if role == "challenged":
             raise ChallengeRejected(
