@@ -17,13 +17,13 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
 from accounts.profile_views import public_profile_forms
 from accounts.rate_limits import PASSWORD_RESET_REFUSED, password_reset_refused
 from accounts.services import account_create
+from gamesite.next_page import safe_next
 
 
 @require_http_methods(["GET", "POST"])
@@ -55,12 +55,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 def _next_page(request: HttpRequest) -> str:
     """Where a visitor asked to sign up was going (``next``, as the log-in page takes it): a page
     of this site only, never an address someone else put in the link."""
-    wanted = request.POST.get("next") or request.GET.get("next") or ""
-    if wanted and url_has_allowed_host_and_scheme(
-        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return wanted
-    return ""
+    return safe_next(request)
 
 
 def _inviter(request: HttpRequest) -> object | None:
@@ -75,6 +70,10 @@ class LoginView(auth_views.LoginView):
     form_class = LoginForm
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def get_redirect_url(self) -> str:
+        # The same check as every other ``next`` of the site (Django's own is the core of it).
+        return safe_next(self.request)
 
 
 class LogoutView(auth_views.LogoutView):
