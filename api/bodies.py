@@ -26,6 +26,8 @@ class NoNulJsonParser(Parser):
             data = json.loads(request.body or b"null")
         except (ValueError, UnicodeDecodeError):
             raise HttpError(400, "The request body is not valid JSON.") from None
+        except RecursionError:  # arrays or objects nested thousands deep
+            raise HttpError(400, "The request body is nested too deeply.") from None
         problem = json_holds_refused_text(data)
         if problem:
             raise HttpError(400, problem)

@@ -68,22 +68,20 @@ def json_holds_refused_text(value: Any) -> str | None:
     """For a parsed JSON document: why one of its strings (key or value) cannot be taken, or None.
 
     Only NUL and lone surrogates count here, the characters no field can store at all; the
-    fields that take free text refuse the rest themselves with their own words."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            return "The request contains a NUL character, which no field here accepts."
-        if _SURROGATE.search(value):
-            return "The request contains a lone surrogate (such as \\ud800), which is not text."
-        return None
-    if isinstance(value, dict):
-        items: list[Any] = [*value.keys(), *value.values()]
-    elif isinstance(value, list):
-        items = value
-    else:
-        return None
-    for item in items:
-        problem = json_holds_refused_text(item)
-        if problem:
-            return problem
+    fields that take free text refuse the rest themselves with their own words. A walk without
+    recursion: a document nested as deep as the JSON parser allows is no problem here."""
+    waiting: list[Any] = [value]
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return "The request contains a NUL character, which no field here accepts."
+            if _SURROGATE.search(item):
+                return "The request contains a lone surrogate (such as \\ud800), which is not text."
+        elif isinstance(item, dict):
+            waiting.extend(item.keys())
+            waiting.extend(item.values())
+        elif isinstance(item, list):
+            waiting.extend(item)
     return None
 

@@ -48,7 +48,7 @@ def push_device_add(request: HttpRequest) -> HttpResponse:
         return _detail("That is too much for a subscription.", 422)
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return _detail("Send the browser's subscription as JSON.", 422)
     if problem := json_holds_refused_text(data):
         return _detail(problem, 422)
@@ -70,7 +70,7 @@ def push_device_renew(request: HttpRequest) -> HttpResponse:
         return _detail("That is too much for a subscription.", 422)
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return _detail("Send the subscriptions as JSON.", 422)
     if problem := json_holds_refused_text(data):
         return _detail(problem, 422)

@@ -108,3 +108,15 @@ def test_the_password_log_in_still_works_after_a_refusal(alice: Any, anonymous_a
     refused = anonymous_api.post("/token", '{"username": "alice\\ud800", "password": "x"}')
     assert refused.status_code == 400
     assert anonymous_api.post("/token", {"username": "alice", "password": PASSWORD}).status_code in (200, 201)
+
+
+@pytest.mark.parametrize("body", ["[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000])
+def test_a_body_nested_thousands_deep_is_refused_at_the_door(anonymous_api: Any, body: str) -> None:
+    response = anonymous_api.post("/token", body)
+    assert response.status_code == 400 and response.json()["detail"] == "The request body is nested too deeply."
+
+
+def test_a_deeply_nested_document_is_walked_to_its_bottom(anonymous_api: Any) -> None:
+    deep = '{"a":' * 500 + '"\\ud800"' + "}" * 500
+    response = anonymous_api.post("/token", deep)
+    assert response.status_code == 400 and "lone surrogate" in response.json()["detail"]
