@@ -19,6 +19,7 @@ from api.models import ApiToken
 from backgammon.models import Challenge, Game, GameNote
 from messaging.models import Message
 from tests.site.gamebuilder import fast_passwords, start_game  # noqa: F401
+from tournaments.models import Ladder, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -99,3 +100,16 @@ def test_plain_text_with_line_breaks_and_right_to_left_writing_is_kept(alice: An
         user=alice).bio.replace("\r\n", "\n") == KEPT
     assert alice_api.put(f"/games/{game.pk}/note", {"text": KEPT}).status_code == 200
     assert alice_api.post("/messages", {"to": "bob", "subject": "שלום \u200f", "text": KEPT}).status_code == 201
+
+
+@pytest.mark.parametrize("text", REFUSED)
+def test_ladder_and_tournament_names_too(admin_user: Any, api_for: Any, text: str) -> None:
+    staff = api_for(admin_user)
+    for path, body in (
+        ("/ladders", {"name": f"L {text}", "variant": "BX", "time_limit_hours": 48}),
+        ("/tournaments", {"name": f"C {text}", "variant": "BX", "format": "single_elimination", "size": 4,
+                          "time_limit_hours": 24}),
+    ):
+        response = staff.post(path, body)
+        assert 400 <= response.status_code < 500 and WORDS in response.json()["detail"]
+    assert not Ladder.objects.exists() and not Tournament.objects.exists()
