@@ -405,10 +405,6 @@ def game_apply_action(
             raise ActionRejected("You are not playing in this game", Refusal.NOT_PLAYER)
         if game.status != Game.Status.ACTIVE:
             raise ActionRejected("This game is over: no more moves can be made")
-        # A move's message goes to the opponent's inbox, game page and notices: the ignore
-        # list refuses it as it refuses a message, in the same words whichever side ignores.
-        if message and either_ignores(game.black_id, game.white_id):
-            raise ActionRejected(NO_MESSAGES_ACROSS_IGNORE)
         now = timezone.now()
         late = _late_side(game, now)
         if late is None:
@@ -417,6 +413,10 @@ def game_apply_action(
             state = game.state()
             if state.actor is not side:
                 raise ActionRejected(_turn_words(game, state), Refusal.NOT_YOUR_TURN)
+            # A move's message goes to the opponent's inbox, game page and notices: the ignore
+            # list refuses it as it refuses a message, in the same words whichever side ignores.
+            if message and either_ignores(game.black_id, game.white_id):
+                raise ActionRejected(NO_MESSAGES_ACROSS_IGNORE)
             if not isinstance(action, Action):
                 action = _check_kind(action(state))
             log = _Log(game, state, now, mover_id=actor.pk)
