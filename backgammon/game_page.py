@@ -37,6 +37,7 @@ from backgammon.move_records import (
     LoggedAction,
     earlier_game_records,
     game_records,
+    messages_shown_to,
     result_words,
 )
 
@@ -317,11 +318,11 @@ def build_page(
                     names=names, swap=swap)
     # Watchers see the game in their own colours too, so the names follow their scheme.
     page.colour_names = colour_names(user, viewer)
-    counts_gammons, with_messages = state.rules.variant.counts_gammons, side is not None
+    counts_gammons, with_messages = state.rules.variant.counts_gammons, messages_shown_to(game, user, logged)
     page.records = game_records(logged, names, counts_gammons=counts_gammons, with_messages=with_messages)
     if earlier_games:
         page.earlier_loader = partial(earlier_game_records, game, names, counts_gammons=counts_gammons,
-                                      with_messages=with_messages)
+                                      viewer=user)
     page.opening = _opening_words(logged, state, names)
     # "The next game has started" is news only until someone acts in the new game.
     if not _acted_in_game(logged, state.game_number):

@@ -131,3 +131,28 @@ def test_a_ladder_challenge_between_players_who_ignore_nobody_keeps_its_message(
     with django_capture_on_commit_callbacks(execute=True):
         assert alice_api.post(f"/ladders/{ladder_id}/challenge", {"opponent": "bob"}).status_code == 201
     assert _inbox(bob_api)["messages"][0]["text"].startswith("A challenge on the ladder")
+
+
+@pytest.mark.parametrize("ignorer", ["bob", "alice"])
+def test_messages_from_before_an_ignore_are_hidden_from_then_on(
+    game: Game, ignorer: str, client_for: Callable[[Any], Client], alice: Any, bob: Any,
+    alice_api: Any, bob_api: Any,
+) -> None:
+    assert alice_api.act(game.pk, "double", game.action_count, message="with the double").status_code == 200
+    assert alice_api.post("/messages", {"to": "bob", "text": "a plain message"}).status_code == 201
+    assert _inbox(bob_api)["unread_count"] == 2  # kept (cached): the ignore must forget it
+    game_page = reverse("backgammon:game", args=[game.pk])
+    assert "with the double" in client_for(bob).get(game_page).content.decode()
+    _ignore(client_for(bob if ignorer == "bob" else alice), "alice" if ignorer == "bob" else "bob")
+    inbox = _inbox(bob_api)
+    assert inbox["unread_count"] == 0 and inbox["messages"] == []
+    assert bob_api.get(f"/messages/{Message.objects.first().pk}").status_code == 404
+    for user, api in ((bob, bob_api), (alice, alice_api)):
+        assert "with the double" not in client_for(user).get(game_page).content.decode()
+        assert "with the double" not in api.get(f"/games/{game.pk}").content.decode()
+    # Taking the player off the list shows them again (nothing was deleted).
+    owner = client_for(bob if ignorer == "bob" else alice)
+    owner.post(reverse("accounts:ignore_remove"), {"username": "alice" if ignorer == "bob" else "bob"})
+    inbox = _inbox(bob_api)  # the plain message unread (reading the game page read the other)
+    assert len(inbox["messages"]) == 2 and inbox["unread_count"] == 1
+    assert "with the double" in client_for(bob).get(game_page).content.decode()
