@@ -36,6 +36,10 @@ MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 MAX_PIXELS = 16_000_000
 AVATAR_SIZE = 256
 ALLOWED_FORMATS = frozenset({"PNG", "JPEG", "GIF", "WEBP"})
+# What many phones write for a photo: a JPEG followed by more pictures of the same scene (a
+# depth map, a second lens), which Pillow reads as "MPO". Its first picture is a plain JPEG,
+# and that is all an avatar takes.
+_JPEG_WITH_MORE_PICTURES = "MPO"
 
 
 class AvatarRejected(ValueError):
@@ -56,13 +60,14 @@ def _decoded(data: bytes) -> Image.Image:
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             with Image.open(BytesIO(data)) as probe:
-                if probe.format not in ALLOWED_FORMATS:
+                if probe.format not in ALLOWED_FORMATS | {_JPEG_WITH_MORE_PICTURES}:
                     raise not_an_image
                 width, height = probe.size
                 if width * height > MAX_PIXELS:
                     raise bomb
                 probe.verify()  # checksums and structure, without decoding the pixels
             image = Image.open(BytesIO(data))
+            image.seek(0)  # the first picture (or frame) alone, whatever follows it
             image.load()  # a truncated file fails here, not later when it is resized
         except AvatarRejected:
             raise  # ours (a ValueError): not to be reworded below

@@ -16,6 +16,7 @@ from django_countries import countries
 
 from accounts.models import BIO_MAX, Profile
 from accounts.skeleton import userid_key
+from gamesite.text import validate_free_text
 
 User = get_user_model()
 
@@ -208,6 +209,7 @@ class AboutForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # Choices from the installed time-zone data: anything else is refused as not a choice.
         self.fields["time_zone"].choices = _time_zone_choices()  # type: ignore[attr-defined]
+        self.fields["bio"].validators.append(validate_free_text)
         self.fields["country"].label = "Country"
         self.fields["country"].choices = [("", "Not shown"), *countries]  # type: ignore[attr-defined]
 

@@ -9,8 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.computer_players import computer_players
@@ -25,6 +25,7 @@ from accounts.people import (
     players_matching,
 )
 from accounts.relations import RelationRefused, relation_of, relation_remove, relation_set
+from gamesite.next_page import safe_next
 
 SEARCH_PAGE_SIZE = 25
 _LISTS: dict[str, dict[str, str]] = {
@@ -117,12 +118,7 @@ def _list_page(request: HttpRequest, kind: str, form: PlayerNameForm, status: in
 
 def _back(request: HttpRequest, kind: str) -> HttpResponse:
     """To the page the button was on (a profile) when it is ours, else to the list."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(target)
-    return redirect(_LISTS[kind]["url"])
+    return redirect(safe_next(request) or reverse(_LISTS[kind]["url"]))
 
 
 @login_required

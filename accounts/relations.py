@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import Relation
 
@@ -24,6 +24,7 @@ __all__ = [
     "relation_of",
     "relation_remove",
     "relation_set",
+    "walled_off_from",
 ]
 
 Kind = Relation.Kind
@@ -87,6 +88,14 @@ def ignore_wall_ids(user: Any) -> set[int]:
     """The ids of the players ``user`` ignores or is ignored by: hidden from each other."""
     rows = Relation.objects.filter(kind=Kind.IGNORE).filter(Q(owner=user) | Q(other=user))
     return {other if owner == user.pk else owner for owner, other in rows.values_list("owner_id", "other_id")}
+
+
+def walled_off_from(user: Any, other_field: str) -> Exists:
+    """For a query over rows naming another player in ``other_field`` (a message's "sender"):
+    whether one of ``user`` and that player ignores the other, as one SQL EXISTS."""
+    return Exists(Relation.objects.filter(kind=Kind.IGNORE).filter(
+        Q(owner=user, other=OuterRef(other_field)) | Q(owner=OuterRef(other_field), other=user)
+    ))
 
 
 def either_ignores(a: Any, b: Any) -> bool:

@@ -15,7 +15,6 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts.email_confirmation import CONFIRMATION_SENT, confirmation_send_quietly
@@ -28,6 +27,7 @@ from accounts.rate_limits import (
     signup_refused,
 )
 from accounts.services import EMAIL_INDEX, account_create
+from gamesite.next_page import safe_next
 
 
 @require_http_methods(["GET", "POST"])
@@ -69,12 +69,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 def _next_page(request: HttpRequest) -> str:
     """Where a visitor asked to sign up was going (``next``, as the log-in page takes it): a page
     of this site only, never an address someone else put in the link."""
-    wanted = request.POST.get("next") or request.GET.get("next") or ""
-    if wanted and url_has_allowed_host_and_scheme(
-        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return wanted
-    return ""
+    return safe_next(request)
 
 
 def _inviter(request: HttpRequest) -> object | None:
@@ -89,6 +84,10 @@ class LoginView(auth_views.LoginView):
     form_class = LoginForm
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def get_redirect_url(self) -> str:
+        # The same check as every other ``next`` of the site (Django's own is the core of it).
+        return safe_next(self.request)
 
 
 class LogoutView(auth_views.LogoutView):

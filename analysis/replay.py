@@ -19,7 +19,7 @@ from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.match import MatchState, Phase, apply_action
 from backgammon.game_page import board_style_for, colours_for
 from backgammon.models import Game
-from backgammon.move_records import LoggedAction, logged_actions
+from backgammon.move_records import LoggedAction, logged_actions, messages_shown_to
 
 from .chart import Chart, win_chart
 
@@ -138,7 +138,7 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
         chart=win_chart(entries, current=item.number if item else len(logged)) if entries else None,
         players=results.get("players", {}),
         # Messages are private between the two players, here as on the game page.
-        message=item.message if item is not None and game.side_of(user) is not None else "",
+        message=item.message if item is not None and messages_shown_to(game, user, [item]) else "",
         no_double=no_double,
     )
 

@@ -1,7 +1,9 @@
-"""Reading request bodies: JSON only, and no NUL character anywhere.
+"""Reading request bodies: JSON only, and no NUL character or lone surrogate anywhere.
 
-PostgreSQL can neither store nor compare a string holding NUL, so such a body would fail deep
-in a query; it is refused at the door instead (as gamesite.bad_requests does for forms).
+PostgreSQL can neither store nor compare a string holding NUL, and a lone surrogate ("\\ud800",
+which JSON allows) cannot even be encoded for it: such a body would fail deep in a query, after
+some of the call's work was done. It is refused at the door instead, for every call (as
+gamesite.bad_requests does for forms).
 """
 
 from __future__ import annotations
@@ -13,17 +15,9 @@ from django.http import HttpRequest
 from ninja.errors import HttpError
 from ninja.parser import Parser
 
+from gamesite.text import json_holds_refused_text
+
 __all__ = ["NoNulJsonParser"]
-
-
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(item) for item in value)
-    return False
 
 
 class NoNulJsonParser(Parser):
@@ -32,6 +26,9 @@ class NoNulJsonParser(Parser):
             data = json.loads(request.body or b"null")
         except (ValueError, UnicodeDecodeError):
             raise HttpError(400, "The request body is not valid JSON.") from None
-        if _has_nul(data):
-            raise HttpError(400, "The request contains a NUL character, which no field here accepts.")
+        except RecursionError:  # arrays or objects nested thousands deep
+            raise HttpError(400, "The request body is nested too deeply.") from None
+        problem = json_holds_refused_text(data)
+        if problem:
+            raise HttpError(400, problem)
         return data

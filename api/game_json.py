@@ -14,7 +14,7 @@ from backgammon.engine import PerSide, Position, Side
 from backgammon.engine.match import MatchState, Phase
 from backgammon.engine.notation import format_play
 from backgammon.models import Game
-from backgammon.move_records import GameRecord, game_records, logged_actions
+from backgammon.move_records import GameRecord, game_records, logged_actions, messages_shown_to
 
 __all__ = ["game_json", "status_word"]
 
@@ -111,10 +111,11 @@ def game_json(game: Game, *, viewer: Any) -> dict[str, Any]:
     awaiting = _awaiting(game, state)
     actor = state.actor if game.status == Game.Status.ACTIVE else None
     cube_owner = state.cube_owner
+    logged = logged_actions(game)
     records = game_records(
-        logged_actions(game), names,
+        logged, names,
         counts_gammons=state.rules.variant.counts_gammons,
-        with_messages=game.side_of(viewer) is not None,
+        with_messages=messages_shown_to(game, viewer, logged),
     )
     return {
         "id": game.pk,

@@ -34,9 +34,9 @@ class Error(Schema):
 
 
 ERROR_STATUSES = (400, 401, 403, 404, 409, 422, 429, 503)
-"""What any call may answer besides its success: 400 a body that is not JSON (or holds a NUL),
-401 no or bad token, 403, 404, 409 stale, 422 refused, 429 too many (Retry-After), 503 the
-database is unreachable for a moment (Retry-After)."""
+"""What any call may answer besides its success: 400 a body that is not JSON (or holds a NUL or
+a lone surrogate), 401 no or bad token, 403, 404, 409 stale, 422 refused, 429 too many
+(Retry-After), 503 the database is unreachable for a moment (Retry-After)."""
 ERRORS: dict[int, type[Schema]] = {code: Error for code in ERROR_STATUSES}
 
 

@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from api.models import ApiToken
+from gamesite.text import text_refusal
 
 __all__ = ["TOKEN_NAME_MAX", "TokenRejected", "token_create", "token_revoke", "token_user", "tokens_of"]
 
@@ -39,6 +40,9 @@ def token_create(
     name = name.strip() or "API token"
     if len(name) > TOKEN_NAME_MAX:
         raise TokenRejected(f"A token's name can be at most {TOKEN_NAME_MAX} characters")
+    refusal = text_refusal(name, "token's name")
+    if refusal:
+        raise TokenRejected(refusal)
     secret = _PREFIX + secrets.token_urlsafe(32)
     now = timezone.now()
     token = ApiToken.objects.create(

@@ -326,8 +326,8 @@ def build_page(
                     board=Board("", "", DEFAULT_COLOURS[viewer]), names=names, swap=swap)
     # Watchers see the game in their own colours too, so the names follow their scheme.
     page.colour_names = colour_names(user, viewer)
-    counts_gammons, with_messages = state.rules.variant.counts_gammons, side is not None
-    page.records = game_records(logged, names, counts_gammons=counts_gammons, with_messages=with_messages)
+    page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons,
+                                with_messages=reads.messages_shown)
     page.opening = _opening_words(logged, state, names)
     # "The next game has started" is news only until someone acts in the new game.
     if not _acted_in_game(logged, state.game_number):

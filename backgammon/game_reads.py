@@ -23,6 +23,7 @@ from django.core.cache import cache
 from django.core.cache.utils import make_template_fragment_key
 from django.utils.safestring import SafeString, mark_safe
 
+from accounts.relations import either_ignores
 from accounts.templatetags.players import player_link
 from accounts.vacations import vacations_end_key
 from backgammon.clock_words import time_left_words
@@ -67,6 +68,7 @@ class GameReads:
     """Everything the region shows that is not in the game's row, for one viewer."""
 
     logged: list[LoggedAction]  # the current game's log (the earlier games': earlier_moves)
+    messages_shown: bool  # whether the viewer reads the messages sent with the actions
     player_links: PerSide[str]  # each player's name as a link, marked when a computer player
     competition: Competition | None
     time_left: str  # the clock of the player to act, in words ("" when none runs)
@@ -81,7 +83,8 @@ class GameReads:
 
 def earlier_moves_key(game_id: int, game_number: int, for_a_player: bool) -> str:
     """Where the earlier games' moves lists of a match are kept, for its players or for watchers."""
-    return make_template_fragment_key("earlier_moves", [game_id, game_number, for_a_player])
+    # (The markup and whether a message came with those games: a key of its own since it holds both.)
+    return make_template_fragment_key("earlier_moves_and_messages", [game_id, game_number, for_a_player])
 
 
 def keys_of_page(game: Game, viewer_id: Any) -> list[str]:
@@ -110,14 +113,23 @@ def gather(game: Game, user: Any, *, whole_page: bool = False) -> GameReads:
     is_player = viewer_id is not None and viewer_id in (game.black_id, game.white_id)
     finished = ({name: read(game) for name, read in _finished_game_readers.items()}
                 if game.status == Game.Status.FINISHED else {})
+    # Only the current game's rows: the earlier games' moves lists are kept drawn, so a page
+    # costs the same at action 10 as at action 1,000.
+    logged = logged_actions(game, from_game=game.game_number)
+    earlier, earlier_messages = _earlier_moves(game, is_player) if game.game_number > 1 else (SafeString(""), False)
+    # Only the players read the messages, and neither once one ignores the other (those from
+    # before the ignore too); the ignore list is asked only when there is a message to hide.
+    messages_shown = is_player and (
+        not (earlier_messages or any(item.message for item in logged)) or not either_ignores(game.black_id, game.white_id))
+    if is_player and not messages_shown and game.game_number > 1:
+        earlier, _ = _earlier_moves(game, False)  # as watchers see them
     return GameReads(
-        # Only the current game's rows: the earlier games' moves lists are kept drawn, so a page
-        # costs the same at action 10 as at action 1,000.
-        logged=logged_actions(game, from_game=game.game_number),
+        logged=logged,
+        messages_shown=messages_shown,
         player_links=PerSide(player_link(game.black), player_link(game.white)),
         competition=competition_of(game),
         time_left=time_left_words(game, suffix=" left") if game.is_active else "",
-        earlier_moves=_earlier_moves(game, is_player) if game.game_number > 1 else SafeString(""),
+        earlier_moves=earlier,
         time_gifts=_time_gifts(game) if game.time_gift_count else [],
         finished=finished,
         note_text=game_note_text(game=game, author=user) if whole_page and is_player else None,
@@ -134,22 +146,26 @@ def _time_gifts(game: Game) -> list[TimeGift]:
     return gifts
 
 
-def _earlier_moves(game: Game, for_a_player: bool) -> SafeString:
-    """The earlier games' moves lists of a match, drawn once per game number and kept."""
+def _earlier_moves(game: Game, for_a_player: bool) -> tuple[SafeString, bool]:
+    """The earlier games' moves lists of a match (with their messages for its players), drawn
+    once per game number and kept, and whether any of those games' actions came with a message."""
     key = earlier_moves_key(game.pk, game.game_number, for_a_player)
 
-    def draw() -> str:
+    def draw() -> tuple[str, bool]:
         names = PerSide(game.black.get_username(), game.white.get_username())
         counts_gammons = game.state().rules.variant.counts_gammons
-        records = earlier_game_records(game, names, counts_gammons=counts_gammons, with_messages=for_a_player)
-        return "".join(moves_record_markup(record, black=names.black, white=names.white, numbered=True)
-                       for record in records)
+        records, messages = earlier_game_records(game, names, counts_gammons=counts_gammons,
+                                                 with_messages=for_a_player)
+        markup = "".join(moves_record_markup(record, black=names.black, white=names.white, numbered=True)
+                         for record in records)
+        return markup, messages
 
     if settings.KEPT_ANSWERS:
-        markup = kept(key, draw, EARLIER_MOVES_SECONDS)
+        drawn = kept(key, draw, EARLIER_MOVES_SECONDS)
     else:  # the database's cache table: a query still spares reading and drawing the games
-        markup = cache.get(key)
-        if markup is None:
-            markup = draw()
-            cache.set(key, markup, EARLIER_MOVES_SECONDS)
-    return mark_safe(markup)  # built from escaped markup (moves_markup.py)
+        drawn = cache.get(key)
+        if drawn is None:
+            drawn = draw()
+            cache.set(key, drawn, EARLIER_MOVES_SECONDS)
+    markup, messages = drawn
+    return mark_safe(markup), messages  # built from escaped markup (moves_markup.py)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 
+from accounts.relations import either_ignores
 from backgammon.engine import PerSide, Side
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.game import GameResult
@@ -24,7 +25,7 @@ from gamesite.kept import forget, keep, kept, kept_if_any
 
 __all__ = [
     "GameRecord", "LoggedAction", "MoveRow", "earlier_game_records", "forget_logged", "game_records", "logged_actions",
-    "mat_text", "remember_appended", "result_words",
+    "mat_text", "messages_shown_to", "remember_appended", "result_words",
 ]
 
 
@@ -153,11 +154,23 @@ def forget_logged(game: Game) -> None:
 
 
 def earlier_game_records(game: Game, names: PerSide[str], *, counts_gammons: bool,
-                         with_messages: bool) -> list[GameRecord]:
-    """The moves lists of the match's games before the current one: they never change again."""
+                         with_messages: bool) -> tuple[list[GameRecord], bool]:
+    """The moves lists of the match's games before the current one (they never change again),
+    and whether a message came with any of their actions."""
     rows = game.actions.filter(game_number__lt=game.game_number).order_by("number")
     logged = [_logged(*row) for row in rows.values_list(*_ROW_FIELDS)]
-    return game_records(logged, names, counts_gammons=counts_gammons, with_messages=with_messages)
+    records = game_records(logged, names, counts_gammons=counts_gammons, with_messages=with_messages)
+    return records, any(item.message for item in logged)
+
+
+def messages_shown_to(game: Game, viewer: Any, logged: Sequence[LoggedAction]) -> bool:
+    """Whether ``viewer`` reads the messages among ``logged`` (the game page, the API's GAME,
+    the replay): only the game's two players do, and neither once one ignores the other (the
+    messages from before the ignore too; new ones are refused). The ignore list is asked only
+    when there is a message to hide, so the usual game costs no query."""
+    if game.side_of(viewer) is None:
+        return False
+    return not any(item.message for item in logged) or not either_ignores(game.black_id, game.white_id)
 
 
 def _logged(

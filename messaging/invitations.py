@@ -20,6 +20,7 @@ from django_ratelimit.core import is_ratelimited
 
 from accounts.email_confirmation import email_is_confirmed
 from backgammon.services import Rejected
+from gamesite.text import text_refusal
 
 __all__ = ["NOTE_MAX", "UNCONFIRMED", "InvitationRefused", "invitation_send"]
 
@@ -63,8 +64,9 @@ def invitation_send(*, inviter: Any, email: str, note: str, signup_url: str) -> 
         raise InvitationRefused("Enter your friend's e-mail address, e.g. sam@example.com.") from None
     if len(note) > NOTE_MAX:
         raise InvitationRefused(f"The note can be at most {NOTE_MAX} characters.")
-    if any(ord(char) < 32 and char not in "\n\r\t" for char in note):
-        raise InvitationRefused("The note contains characters that cannot be sent.")
+    refusal = text_refusal(note, "note")
+    if refusal:
+        raise InvitationRefused(refusal)
     if _over_rate(inviter, email.lower()):
         raise InvitationRefused(TOO_MANY)
     context = {

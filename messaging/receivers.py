@@ -76,8 +76,13 @@ def connect() -> None:
     signals.game_viewed.connect(_on_game_viewed, dispatch_uid="messaging-game-viewed")
     message_sent.connect(_on_message_sent, dispatch_uid="messaging-live-status")
 
+    from accounts.models import Relation
     from gamesite.kept import forget_when_changed
     from messaging.models import Message
     from messaging.services import unread_key
 
     forget_when_changed(Message, lambda message: [unread_key(message.recipient_id)], "unread-counts")
+    # An ignore hides messages from both players' inboxes (messaging.services._received_by).
+    forget_when_changed(
+        Relation, lambda relation: [unread_key(relation.owner_id), unread_key(relation.other_id)], "unread-walls"
+    )

@@ -17,9 +17,10 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django_ratelimit.core import is_ratelimited
 
-from accounts.relations import either_ignores
+from accounts.relations import either_ignores, walled_off_from
 from backgammon.services import Refusal, Rejected
 from gamesite.kept import forget, kept
+from gamesite.text import text_refusal
 from messaging.models import BODY_MAX, SUBJECT_MAX, Message
 from messaging.signals import message_sent
 
@@ -58,10 +59,9 @@ class MessageRateLimited(MessageRefused):
 
 
 def _refuse_control_characters(text: str, what: str) -> None:
-    # PostgreSQL refuses NUL in text (a 500 otherwise); other control characters but line
-    # breaks and tabs have no place in a message either.
-    if any(ord(char) < 32 and char not in "\n\r\t" for char in text):
-        raise MessageRefused(f"The {what} contains characters that cannot be sent.")
+    refusal = text_refusal(text, what)
+    if refusal:
+        raise MessageRefused(refusal)
 
 
 def _recipient(sender: Any, name: str) -> Any:
@@ -146,9 +146,15 @@ def message_record(
     return message
 
 
+def _received_by(user: Any) -> Q:
+    # An ignore hides the other player's messages from the inbox, those from before it too (new
+    # ones are refused): messages, and those that came with moves and challenges alike.
+    return Q(recipient=user, deleted_by_recipient=False) & ~walled_off_from(user, "sender")
+
+
 def inbox(user: Any) -> QuerySet[Message]:
     """The messages to ``user`` they have not deleted, the newest first."""
-    return Message.objects.filter(recipient=user, deleted_by_recipient=False).select_related("sender")
+    return Message.objects.filter(_received_by(user)).select_related("sender")
 
 
 def sent_box(user: Any) -> QuerySet[Message]:
@@ -172,11 +178,11 @@ def unread_count(user: Any) -> int:
     if user is None or not getattr(user, "is_authenticated", False):
         return 0
     return kept(unread_key(user.pk), lambda: Message.objects.filter(
-        recipient=user, read_at__isnull=True, deleted_by_recipient=False).count(), 600)
+        _received_by(user), read_at__isnull=True).count(), 600)
 
 
 def _visible_to(user: Any) -> Q:
-    return Q(recipient=user, deleted_by_recipient=False) | Q(sender=user, deleted_by_sender=False)
+    return _received_by(user) | Q(sender=user, deleted_by_sender=False)
 
 
 def message_visible(*, user: Any, message_id: int | None) -> Message:

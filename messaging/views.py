@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from backgammon.services import Refusal
 from gamesite.bad_requests import bad_request
+from gamesite.next_page import safe_next
 from gamesite.site_address import absolute_url
 from messaging import services
 from messaging.forms import InvitationForm, MessageForm
@@ -111,10 +112,8 @@ def send(request: HttpRequest) -> HttpResponse:
 
 def _back(request: HttpRequest, fallback: str) -> HttpResponse:
     """Back to the box the form was on (only our own paths: never an open redirect)."""
-    target = request.POST.get("next", "")
-    if not target.startswith("/messages/") or target.startswith("//"):
-        target = reverse(fallback)
-    return redirect(target)
+    target = safe_next(request)
+    return redirect(target if target.startswith("/messages/") else reverse(fallback))
 
 
 @login_required

@@ -20,6 +20,7 @@ from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.live_topics import LADDERS, publish_changed
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, challenge_create
+from gamesite.text import text_refusal
 from tournaments.models import Ladder, LadderMatch, LadderRung
 from tournaments.models.vacation_caps import MAX_VACATION_CAP_DAYS
 
@@ -102,6 +103,8 @@ def ladder_create(
     name = name.strip()
     if not name or len(name) > 100:
         raise LadderRejected("Give the ladder a name of 1 to 100 characters.")
+    if refusal := text_refusal(name, "ladder's name"):
+        raise LadderRejected(refusal)
     variant, length = ladder_terms(variant=variant, match_length=match_length, time_limit=time_limit)
     if inactivity_days is not None and not 1 <= inactivity_days <= 365:
         raise LadderRejected("A ladder drops inactive players after 1 to 365 days.")

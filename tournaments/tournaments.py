@@ -20,6 +20,7 @@ from backgammon.engine import VARIANTS
 from backgammon.live_topics import TOURNAMENTS, publish_changed, tournament_topic
 from backgammon.models import Game
 from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, game_adjudicate, game_create
+from gamesite.text import text_refusal
 from tournaments.ratings import rating_of
 
 from .brackets import Result, bracket_size, rank_round_robin, round_robin_rounds, seeding_order
@@ -71,6 +72,8 @@ def tournament_create(
     name = name.strip()
     if not name or len(name) > 100:
         raise TournamentRejected("Give the tournament a name of 1 to 100 characters")
+    if refusal := text_refusal(name, "tournament's name"):
+        raise TournamentRejected(refusal)
     variant = variant.strip().upper()
     if variant not in VARIANTS or VARIANTS[variant].money:
         raise TournamentRejected(f"There is no tournament variant {variant!r}")

@@ -14,6 +14,7 @@ from accounts.relations import either_ignores
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.signals import challenge_created
+from gamesite.text import text_refusal
 
 from .game_limit import game_limit_check, is_computer_opponent, lock_players
 from .games import game_start
@@ -99,6 +100,9 @@ def challenge_terms(
     message = message.strip()
     if len(message) > CHALLENGE_MESSAGE_MAX:
         raise ChallengeRejected(f"A message can be at most {CHALLENGE_MESSAGE_MAX} characters")
+    refusal = text_refusal(message, "message")
+    if refusal:
+        raise ChallengeRejected(refusal)
     money = _money_options(
         variant, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake
     )
@@ -148,9 +152,13 @@ def challenge_create(
     )
     other = _opponent(challenger, opponent)
     # A challenge carries a message to the inbox, so the ignore list refuses it like a message;
-    # a ladder's challenge (not counted) is the ladder's duty and is not refused for it.
-    if counts_toward_limit and either_ignores(challenger, other):
-        raise ChallengeRejected(NOT_CHALLENGEABLE)
+    # a ladder's challenge (not counted) is the ladder's duty and is not refused for it, but
+    # its message stays on this side of the wall (else withdrawing and challenging again
+    # would put one in the ignorer's inbox at will).
+    if either_ignores(challenger, other):
+        if counts_toward_limit:
+            raise ChallengeRejected(NOT_CHALLENGEABLE)
+        terms["message"] = ""
     counted = counts_toward_limit and not is_computer_opponent(other)
     variant = terms["variant"]
     try:
@@ -182,6 +190,12 @@ def challenge_create(
     return challenge
 
 
+NO_SUCH_CHALLENGE = "There is no such challenge"
+OPEN_CHALLENGE_ELSEWHERE = (
+    "There is no such challenge to a named player: an open challenge is withdrawn from the waiting room"
+)
+
+
 def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:
     # The row lock makes an accept and a withdraw of one challenge (or two accepts) take turns:
     # the second sees the first one's status and is refused, so a challenge starts one game at most.
@@ -190,7 +204,12 @@ def _locked_challenge(challenge_id: int, actor: Any, *, role: str) -> Challenge:
             "challenger", "challenged"
         ).get(pk=challenge_id)
     except Challenge.DoesNotExist:
-        raise ChallengeRejected("There is no such challenge", Refusal.NOT_FOUND) from None
+        raise ChallengeRejected(NO_SUCH_CHALLENGE, Refusal.NOT_FOUND) from None
+    if challenge.challenged_id is None:
+        # An open (waiting-room) challenge has its own calls (waiting_room.py), which the pages
+        # and the API answer with its own fields; here it would be half handled.
+        words = OPEN_CHALLENGE_ELSEWHERE if challenge.challenger_id == actor.pk else NO_SUCH_CHALLENGE
+        raise ChallengeRejected(words, Refusal.NOT_FOUND)
     if getattr(challenge, f"{role}_id") != actor.pk:
         if role == "challenged":
             raise ChallengeRejected(

@@ -21,6 +21,7 @@ from django.db.models import QuerySet
 from django.db.models.signals import post_save, pre_save
 from django.utils import timezone
 
+from accounts.relations import either_ignores
 from backgammon.engine import EngineError, PerSide, Side
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.dice import roll_at
@@ -33,6 +34,7 @@ from backgammon.models import Game, GameAction
 from backgammon.move_records import remember_appended
 from backgammon.signals import actions_logged, game_changed, match_finished, untimed_player_ids
 from gamesite.after_answer import after_answer
+from gamesite.text import text_refusal
 
 from .clocks import deadline_from
 from .log_facts import action_facts
@@ -52,6 +54,7 @@ __all__ = [
 ]
 
 MESSAGE_MAX = 500
+NO_MESSAGES_ACROSS_IGNORE = "That player cannot receive your messages: make the move without one."
 STALE_PAGE = "This game has moved on since your page was loaded: reload to see the new position"
 # A chain of automatic actions is short (a few tied opening rolls, one automatic roll); a longer
 # one means the engine keeps asking for the same thing, and we refuse rather than loop forever.
@@ -390,6 +393,9 @@ def game_apply_action(
     message = message.strip()
     if len(message) > MESSAGE_MAX:
         raise ActionRejected(f"A message can be at most {MESSAGE_MAX} characters")
+    refusal = text_refusal(message, "message")
+    if refusal:
+        raise ActionRejected(refusal)
     if isinstance(action, Action):
         _check_kind(action)
     with transaction.atomic():
@@ -407,6 +413,10 @@ def game_apply_action(
             state = game.state()
             if state.actor is not side:
                 raise ActionRejected(_turn_words(game, state), Refusal.NOT_YOUR_TURN)
+            # A move's message goes to the opponent's inbox, game page and notices: the ignore
+            # list refuses it as it refuses a message, in the same words whichever side ignores.
+            if message and either_ignores(game.black_id, game.white_id):
+                raise ActionRejected(NO_MESSAGES_ACROSS_IGNORE)
             if not isinstance(action, Action):
                 action = _check_kind(action(state))
             log = _Log(game, state, now, mover_id=actor.pk)

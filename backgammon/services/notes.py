@@ -12,6 +12,7 @@ from django.db import transaction
 
 from backgammon.models import Game, GameNote
 from gamesite.kept import kept
+from gamesite.text import text_refusal
 
 from .refusals import Refusal, Rejected
 
@@ -47,8 +48,9 @@ def _checked_text(text: str) -> str:
     if len(text) > NOTE_MAX_LENGTH:
         raise NoteRejected(f"A note holds at most {NOTE_MAX_LENGTH} characters; yours has {len(text)}. "
                            "Your saved note is unchanged.")
-    if "\x00" in text:
-        raise NoteRejected("A note cannot contain a NUL character. Your saved note is unchanged.")
+    refusal = text_refusal(text, "note")
+    if refusal:
+        raise NoteRejected(f"{refusal} Your saved note is unchanged.")
     return text
 
 

@@ -16,6 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
+from gamesite.text import json_holds_refused_text
 from notices.models import PushSubscription
 from notices.push.subscriptions import (
     PushRefused,
@@ -47,8 +48,10 @@ def push_device_add(request: HttpRequest) -> HttpResponse:
         return _detail("That is too much for a subscription.", 422)
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return _detail("Send the browser's subscription as JSON.", 422)
+    if problem := json_holds_refused_text(data):
+        return _detail(problem, 422)
     try:
         device = push_subscription_from_json(user=request.user, data=data)
     except PushRefused as refusal:
@@ -67,8 +70,10 @@ def push_device_renew(request: HttpRequest) -> HttpResponse:
         return _detail("That is too much for a subscription.", 422)
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return _detail("Send the subscriptions as JSON.", 422)
+    if problem := json_holds_refused_text(data):
+        return _detail(problem, 422)
     if not isinstance(data, dict):
         return _detail("Send the subscriptions as a JSON object.", 422)
     try:

@@ -118,3 +118,21 @@ def test_only_the_right_player_may_answer(alice: Any, bob: Any, alice_api: Any, 
 def test_an_unknown_challenge_is_404(bob_api: Any) -> None:
     response = bob_api.post("/challenges/999999/accept")
     assert response.status_code == 404 and response.json() == {"detail": "There is no such challenge"}
+
+
+def test_an_open_challenge_is_not_handled_by_the_named_challenge_calls(
+    alice: Any, bob: Any, alice_api: Any, bob_api: Any
+) -> None:
+    # Withdrawing an open (waiting-room) challenge here answered 500 "nothing was changed" after
+    # withdrawing it: now these calls leave it alone and say where it is handled.
+    made = alice_api.post("/waiting-room", {"variant": "BP", "time_limit_hours": 24}).json()["id"]
+    withdrawn = alice_api.post(f"/challenges/{made}/withdraw")
+    assert withdrawn.status_code == 404
+    assert withdrawn.json()["detail"].endswith("an open challenge is withdrawn from the waiting room")
+    for verb in ("accept", "decline", "withdraw"):
+        response = bob_api.post(f"/challenges/{made}/{verb}")
+        assert response.status_code == 404 and response.json() == {"detail": "There is no such challenge"}
+    assert Challenge.objects.get(pk=made).status == Challenge.Status.PENDING
+    assert alice_api.delete(f"/waiting-room/{made}").status_code == 200
+    assert Challenge.objects.get(pk=made).status == Challenge.Status.WITHDRAWN
+    assert not Game.objects.exists()

@@ -87,6 +87,21 @@ def test_jpeg_exif_and_gps_are_gone(alice: Any, alice_client: Client) -> None:
     assert b"SpyCam" not in raw and b"Exif" not in raw
 
 
+def test_a_phone_s_multi_picture_jpeg_gives_its_first_picture(alice: Any, alice_client: Client) -> None:
+    # Many phones write MPO: a JPEG followed by more pictures (a depth map, a second lens).
+    first = Image.open(BytesIO(picture("JPEG")))
+    depth_map = Image.new("RGB", (400, 300), (0, 255, 0))
+    out = BytesIO()
+    first.save(out, format="MPO", save_all=True, append_images=[depth_map])
+    data = out.getvalue()
+    assert Image.open(BytesIO(data)).format == "MPO" and Image.open(BytesIO(data)).n_frames == 2
+    assert upload(alice_client, data, "IMG_0001.jpg").status_code == 302
+    image = stored(alice)
+    assert image is not None and image.format == "WEBP" and image.size == (AVATAR_SIZE, AVATAR_SIZE)
+    red, green, _blue = image.convert("RGB").getpixel((AVATAR_SIZE - 10, AVATAR_SIZE // 2))
+    assert red > 150 and green < 100  # the first picture's red half, not the green depth map
+
+
 @pytest.mark.parametrize(("data", "message"), [
     (b"just some text, honestly", "not a picture we can read"),
     (picture()[:300], "not a picture we can read"),  # a truncated PNG

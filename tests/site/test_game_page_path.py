@@ -81,3 +81,17 @@ def test_the_whole_page_carries_the_menu_counts_and_the_note_it_read(alice: Any,
     body = alice_client.get(f"/games/{game.pk}/").content.decode()
     assert "watch the 5-point" in body
     assert '1<span class="visually-hidden"> unread</span>' in body
+
+
+def test_a_matchs_earlier_messages_leave_the_page_once_one_player_ignores_the_other(
+    alice: Any, bob: Any, bob_client: Any
+) -> None:
+    from accounts.relations import relation_set
+
+    game = _match_of_many_games(alice, bob, games=1, turns=2, message="good luck, have fun")
+    assert game.game_number == 2
+    url = f"/games/{game.pk}/"
+    assert "good luck, have fun" in bob_client.get(url).content.decode()  # kept drawn, with it
+    relation_set(owner=alice, username="bob", kind="ignore")
+    page = bob_client.get(url).content.decode()
+    assert "<h3>Game 1</h3>" in page and "good luck, have fun" not in page
