@@ -193,3 +193,43 @@ def test_a_live_stream_opened_while_redis_is_paused_is_refused_at_once_and_the_p
     run(scenario)
     print(f"live streams with Redis paused: slowest {max(times):.3f} s")
     assert max(times) < PAGE_WITHIN_SECONDS
+
+
+@pytest.mark.django_db(transaction=True)  # answered in the app server's page threads: rows committed
+def test_pages_asked_together_answer_within_a_second_while_redis_is_paused(
+    stalling_redis: PrivateRedis, alice: Any, bob: Any, charlie: Any, settings: Any
+) -> None:
+    """Light load through the app server's own ASGI application and its page threads: three
+    players each opening two pages at once, three times, Redis paused all along."""
+    import asyncio
+
+    from tests.site.asgi_client import AsgiClient
+    from tests.site.test_live_push import run
+
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"  # the suite's ASGI application's
+    game = start_game(alice, bob)
+    players = [AsgiClient(user) for user in (alice, bob, charlie)]
+    pages = [reverse("backgammon:status"), reverse("backgammon:game", args=[game.pk])]
+    times: list[float] = []
+
+    async def timed(client: AsgiClient, url: str) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        response = await client.get(url)
+        body = await response.content()
+        times.append(loop.time() - started)
+        assert response.status_code == 200 and b'class="site-header"' in body, url
+        await response.close()
+
+    async def scenario() -> None:
+        await asyncio.gather(*(timed(client, url) for client in players for url in pages))  # Redis well
+        times.clear()
+        await asyncio.to_thread(stalling_redis.pause)
+        for _round in range(3):
+            await asyncio.gather(*(timed(client, url) for client in players for url in pages))
+            await asyncio.sleep(PAUSE_SECONDS + 0.1)  # each round meets Redis asked again
+
+    run(scenario)
+    print(f"pages six at a time with Redis paused: {len(times)}, slowest {max(times):.3f} s, "
+          f"median {sorted(times)[len(times) // 2]:.3f} s")
+    assert max(times) < PAGE_WITHIN_SECONDS
