@@ -233,3 +233,13 @@ def test_pages_asked_together_answer_within_a_second_while_redis_is_paused(
     print(f"pages six at a time with Redis paused: {len(times)}, slowest {max(times):.3f} s, "
           f"median {sorted(times)[len(times) // 2]:.3f} s")
     assert max(times) < PAGE_WITHIN_SECONDS
+
+
+def test_health_says_redis_failed_within_a_second_while_it_is_paused(
+    stalling_redis: PrivateRedis, client: Client
+) -> None:
+    assert client.get("/health/").status_code == 200
+    stalling_redis.pause()
+    response, seconds = timed_get(client, "/health/")
+    assert response.status_code == 503 and response.json()["checks"]["redis"] == "failed"
+    assert seconds < PAGE_WITHIN_SECONDS
