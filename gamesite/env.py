@@ -27,6 +27,7 @@ __all__ = [
     "env_int",
     "env_list",
     "env_rate",
+    "env_seconds",
     "env_str",
     "key_bytes",
 ]
@@ -83,6 +84,24 @@ def env_int(name: str, default: int, *, environ: Mapping[str, str] | None = None
         return int(raw.strip())
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
+
+
+def env_seconds(name: str, default: float, *, environ: Mapping[str, str] | None = None) -> float:
+    """A time of more than zero seconds, fractions allowed, or the default when unset.
+
+    >>> env_seconds("T", 1.0, environ={"T": "0.25"})
+    0.25
+    """
+    raw = _environ(environ).get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise ImproperlyConfigured(f"{name} must be a number of seconds above 0, not {raw!r}.")
+    return value
 
 
 def env_list(

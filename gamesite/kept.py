@@ -12,7 +12,8 @@ know, only at the commit); an answer read inside a transaction is kept only
 once that transaction commits (it may yet roll back); every key also has a time limit, for
 writes no code of ours sees (a data migration, SQL by hand). So an answer is at most a few
 seconds stale, and only when a reader races a writer: these are for showing and routing, and
-the rules (deadlines, moves) read the database.
+the rules (deadlines, moves) read the database. A forget that Redis did not answer is done
+again once it does (gamesite/redis_cache.py), so a stall adds only its own length.
 
 ``KEPT_ANSWERS`` (on with REDIS_URL) turns it on: when the cache is the database itself a
 cached answer would only replace a query by a query.

@@ -17,18 +17,23 @@ from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
+from gamesite.redis_guard import guarded
+
 __all__ = ["PublishingTogether", "group_send_all", "redis_channel_layers"]
 
-# A publish waits at most this long for Redis (a dead host): the move itself stands meanwhile.
-SOCKET_TIMEOUT_SECONDS = 5
+# A command waits at most this long for Redis (a dead or stalled host; settings'
+# REDIS_TIMEOUT_SECONDS): the move itself stands meanwhile, and the process's breaker then stops
+# asking for a while (gamesite/redis_guard.py).
+SOCKET_TIMEOUT_SECONDS = 0.5
 
 
-def redis_channel_layers(url: str, prefix: str) -> dict[str, Any]:
+def redis_channel_layers(url: str, prefix: str, timeout: float = SOCKET_TIMEOUT_SECONDS) -> dict[str, Any]:
     """CHANNEL_LAYERS for Redis at ``url``; ``prefix`` keeps sites sharing one Redis apart."""
+    host = {"address": url, "socket_timeout": timeout, "socket_connect_timeout": timeout}
     return {
         "default": {
             "BACKEND": "gamesite.live_layers.PublishingTogether",
-            "CONFIG": {"hosts": [{"address": url, "socket_timeout": SOCKET_TIMEOUT_SECONDS}], "prefix": prefix},
+            "CONFIG": {"hosts": [host], "prefix": prefix},
         }
     }
 
@@ -44,7 +49,28 @@ class PublishingTogether(RedisPubSubChannelLayer):
     shards, their lock and connection), as its own group_send does; the version is pinned, and
     tests/site/test_live_push.py sends through it to a real Redis."""
 
+    # Each command that goes to Redis, asked only while the process's breaker allows: with Redis
+    # stalled, a stream opened is refused at once (503: its page polls), a publication dropped.
+    # (The base layer hands these to its per-loop layer through __getattr__.)
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        return await guarded(self._get_layer().new_channel, prefix)
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        await guarded(self._get_layer().send, channel, message)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        await guarded(self._get_layer().group_add, group, channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        await guarded(self._get_layer().group_discard, group, channel)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await guarded(self._get_layer().group_send, group, message)
+
     async def group_send_all(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        await guarded(self._publish_together, messages)
+
+    async def _publish_together(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
         layer = self._get_layer()
         by_shard: dict[Any, list[tuple[str, bytes]]] = defaultdict(list)
         for group, message in messages:

@@ -3,8 +3,9 @@
 Django's ``cached_db`` engine: a request reads its session from the cache, and only a miss reads
 the database; every write goes to the database first. The cache copy is kept for at most
 SESSION_CACHE_SECONDS, not the session's two weeks: the cache ignores Redis errors, so a log-out
-while Redis cannot be reached deletes the session from the database but may leave the cached copy,
-and that copy must not log the player back in for longer than a few minutes once Redis is back.
+while Redis cannot be reached deletes the session from the database but not the cached copy. The
+cache deletes that copy once Redis answers again (gamesite/redis_cache.py); should the process be
+gone by then, the copy must not log the player back in for longer than a few minutes.
 """
 
 from __future__ import annotations

@@ -22,10 +22,12 @@ from gamesite.env import (
     env_int,
     env_list,
     env_rate,
+    env_seconds,
     env_str,
     key_bytes,
 )
 from gamesite.live_layers import redis_channel_layers
+from gamesite.redis_cache import redis_caches
 from gamesite.vapid import public_key_for
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -204,23 +206,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # One cache shared by every app server (rate limits live here): the database by
 # default, Redis when REDIS_URL is set.
 # With Redis the cache degrades instead of failing (django-redis's IGNORE_EXCEPTIONS): Redis
-# down, a read is a miss and a write is lost, quickly (one-second timeouts), so pages keep
-# working; the rate limits then refuse (django-ratelimit fails closed) until Redis is back.
+# down, a read is a miss and a write is lost, so pages keep working. Redis stalled (it takes
+# connections but does not answer) costs a page at most one REDIS_TIMEOUT_SECONDS: the first
+# command that times out opens the process's breaker and nobody asks Redis for
+# REDIS_PAUSE_SECONDS (gamesite/redis_guard.py); a forget that failed is done again once Redis
+# answers (gamesite/redis_cache.py). The rate limits count in each process's memory meanwhile.
 # Sessions are kept in the database too, so nobody is logged out by it.
 REDIS_URL = env_str("REDIS_URL", "")
+REDIS_TIMEOUT_SECONDS = env_seconds("REDIS_TIMEOUT_SECONDS", 0.5)
+REDIS_PAUSE_SECONDS = env_seconds("REDIS_PAUSE_SECONDS", 3.0)
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": REDIS_URL,
-            "OPTIONS": {
-                "IGNORE_EXCEPTIONS": True,
-                "SOCKET_CONNECT_TIMEOUT": 1,
-                "SOCKET_TIMEOUT": 1,
-            },
-        }
-    }
-    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+    # "default", and "throttles" for django-ratelimit's counters (RATELIMIT_USE_CACHE below).
+    CACHES = redis_caches(REDIS_URL, REDIS_TIMEOUT_SECONDS)
 elif env_bool("CACHE_IN_PROCESS", False):
     # One process only (the test suite, which clears it before each test): nothing is shared.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -252,7 +249,7 @@ SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 300)
 CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "gammon")
 LIVE_VIA_DATABASE = env_bool("LIVE_VIA_DATABASE", not REDIS_URL)
 if REDIS_URL:
-    CHANNEL_LAYERS = redis_channel_layers(REDIS_URL, CHANNEL_PREFIX)  # publish/subscribe (gamesite/live_layers.py)
+    CHANNEL_LAYERS = redis_channel_layers(REDIS_URL, CHANNEL_PREFIX, REDIS_TIMEOUT_SECONDS)  # publish/subscribe (gamesite/live_layers.py)
 elif LIVE_VIA_DATABASE:
     CHANNEL_LAYERS = {"default": {"BACKEND": "gamesite.live_bridge.layer.DatabaseBridgedLayer"}}
 else:
@@ -389,7 +386,9 @@ AVATAR_UPLOAD_RATE = env_rate("AVATAR_UPLOAD_RATE", "10/h")
 # The database cache increments by read and write, not atomically: under a burst of
 # simultaneous requests a few may slip past the limit; REDIS_URL makes it exact. (That is why
 # django_ratelimit is not in INSTALLED_APPS: its system check refuses the database cache.)
-RATELIMIT_USE_CACHE = "default"
+# With Redis, the counters go to the "throttles" cache: while Redis does not answer, each process
+# counts in its own memory (gamesite/redis_cache.py ThrottleCache), so no limit fails open or shut.
+RATELIMIT_USE_CACHE = "throttles" if REDIS_URL else "default"
 # Messages between players (messaging.services), per sender, pages and API together.
 MESSAGE_RATE_PER_HOUR = env_rate("MESSAGE_RATE_PER_HOUR", "20/h")
 MESSAGE_RATE_PER_DAY = env_rate("MESSAGE_RATE_PER_DAY", "100/d")

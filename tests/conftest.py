@@ -96,14 +96,18 @@ def _fast_password_hashing(settings: Any) -> None:
 def _clear_cache() -> Iterator[None]:
     """The cache (this process's memory, gamesite/testenv.py) holds throttle counters and kept
     answers (gamesite/kept.py), and this process remembers whom it marked seen and who the
-    computer players are: no test may inherit another's, whose rows are rolled back."""
+    computer players are: no test may inherit another's, whose rows are rolled back. Nor the
+    Redis breaker's state (gamesite/redis_guard.py): a test with Redis out of reach opens it."""
     from accounts.computer_players import forget_computer_players
     from accounts.presence import forget_marks_here
+    from gamesite.redis_guard import redis_breaker
 
     cache.clear()
     forget_marks_here()
     forget_computer_players()
+    redis_breaker.reset()
     yield
     cache.clear()
     forget_marks_here()
     forget_computer_players()
+    redis_breaker.reset()

@@ -56,6 +56,7 @@ from backgammon.live import (
 from backgammon.live_topics import MOST_TOPICS, topic_group, topic_mark, topic_refusal
 from backgammon.models import Game
 from gamesite.page_threads import FINISH_ON_LOOP
+from gamesite.redis_guard import RedisUnavailable
 
 __all__ = ["live_events"]
 
@@ -165,6 +166,9 @@ async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str],
         channel = await layer.new_channel()
         for group in groups:
             await layer.group_add(group, channel)
+    except RedisUnavailable:  # Redis failed a moment ago (logged then): the page polls meanwhile.
+        await _send_unavailable(start, send, "Live updates are unavailable just now: this page polls instead.")
+        return
     except Exception:  # Redis unreachable: the page polls until it can connect again.
         log.warning("live updates unavailable", exc_info=True)
         await _send_unavailable(start, send, "Live updates are unavailable just now: this page polls instead.")

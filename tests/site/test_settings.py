@@ -101,7 +101,7 @@ def test_production_is_secure_by_default() -> None:
     assert result.returncode == 0, result.stderr
     debug, dice_key, ssl_redirect, _email, cache, *_hosts = result.stdout.split(" ", 5)
     assert (debug, dice_key, ssl_redirect) == ("False", KEY_HEX, "True")
-    assert cache == "django_redis.cache.RedisCache"
+    assert cache == "gamesite.redis_cache.GuardedRedisCache"  # django-redis's, with a breaker
 
 
 def test_production_refuses_a_dice_key_shorter_than_16_bytes() -> None:
