@@ -110,6 +110,9 @@ def test_a_profile_lists_a_private_game_to_its_players_only(
     assert link in alice_client.get("/players/bob/").content.decode()
     assert link not in charlie_client.get("/players/bob/").content.decode()
     assert link not in client.get("/players/bob/").content.decode()
+    # The region the profile's live update asks for (htmx) follows the same rule.
+    assert link in alice_client.get("/players/bob/", HTTP_HX_REQUEST="true").content.decode()
+    assert link not in charlie_client.get("/players/bob/", HTTP_HX_REQUEST="true").content.decode()
 
 
 def test_the_welcome_page_leads_a_visitor_only_to_pages_they_may_read(client: Client, a_lived_in_site: Any) -> None:
