@@ -66,7 +66,8 @@ def _duration(value: str) -> timedelta:
 def time_limit_field() -> forms.TypedChoiceField:
     """The site's per-move limits to choose from, as on the New game page, by their names ("1 day",
     not the duration's "1 00:00:00")."""
-    return forms.TypedChoiceField(choices=[(str(limit), label) for limit, label in TIME_LIMITS], coerce=_duration)
+    return forms.TypedChoiceField(choices=[(str(limit), label) for limit, label in TIME_LIMITS], coerce=_duration,
+                                  help_text="per move")
 
 
 class LadderForm(forms.ModelForm):
