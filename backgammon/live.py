@@ -236,7 +236,8 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
     players = [player_id for player_id in player_ids if player_id is not None]
     news = {"g": game_id, "n": action_number}
     messages: list[Message] = []
-    if not game_is_private(game_id, game):  # a private game's news reaches its players alone
+    private = game_is_private(game_id, game)
+    if not private:  # a private game's news reaches its players alone
         messages.append((game_group(game_id), [(EVENT_GAME, news)]))
     regions = game is not None and mover_id is not _NOT_AN_ACTION
     # Asked in the same trip as who listens: what the news may show each player (themselves as
@@ -248,8 +249,10 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
             shown += kept_answers_for_viewer(game, player_id)
         elif not same_turn:
             shown += menu_counts_keys(player_id)
-    # A player's profile lists their current games: its open pages hear when a turn passes.
-    profiles = [] if same_turn else [player_topic(player_id) for player_id in players]
+    # A player's profile lists their current games: its open pages hear when a turn passes. Not
+    # for a private game, which others' pages never show: the event would only tell them that a
+    # hidden game moved on.
+    profiles = [] if same_turn or private else [player_topic(player_id) for player_id in players]
     shown += [topic_mark(topic) for topic in profiles]
     shown += [key for keys_for in _asked_with_the_news for key in keys_for(players)]
     listening = _listening(players, game_id, also_kept=shown)

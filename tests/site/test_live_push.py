@@ -484,13 +484,14 @@ def test_a_private_games_news_reaches_no_watcher_whose_stream_missed_the_change(
     alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A watcher's stream opened just as the game became private (checked before, in its group
-    after the change's last word): the publication itself leaves the watchers out."""
+    after the change's last word): the publication itself leaves the watchers out, and the
+    players' profile pages, which show nobody else a private game, hear nothing of it either."""
     move = a_move_by_alice(alice, bob, monkeypatch)
     game_id = Game.objects.get().pk
     charlies_client = async_client_for(charlie)
 
     async def scenario() -> None:
-        watching = await open_stream(charlies_client, f"?game={game_id}")
+        watching = await open_stream(charlies_client, f"?game={game_id}&topic=player-{bob.pk}")
         # The wish written as the service writes it, without its signal: the stream never heard.
         await sync_to_async(Game.objects.filter(pk=game_id).update)(private_white=True)
         await sync_to_async(move)()
