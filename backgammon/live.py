@@ -281,12 +281,13 @@ def game_is_private(game_id: int, game: Game | None = None) -> bool:
     return Game.objects.filter(pk=game_id).filter(Q(private_black=True) | Q(private_white=True)).exists()
 
 
-def publish_game_made_private(*, game_id: int, **_: Any) -> None:
+def publish_game_made_private(*, game_id: int, player_ids: tuple[int | None, ...] = (), **_: Any) -> None:
     """A player made the game private: its watchers' open pages hear it last (their streams end
     there, and a stream opened again is refused, as the game page is), and from now on its news
-    goes to its players' own groups only (``_publish_game_changed``). From a page request, once
-    its answer has gone out."""
+    goes to its players' own groups only (``_publish_game_changed``); the players' open profile
+    pages ask again, and no longer list it. From a page request, once its answer has gone out."""
     after_answer(partial(_send, [(game_group(game_id), [(EVENT_PRIVATE, {"g": game_id})])], last=True))
+    publish_changed(*(player_topic(player_id) for player_id in player_ids if player_id is not None))
 
 
 def publish_status(user_id: int) -> None:

@@ -12,7 +12,8 @@
   asked for them, or None for the site's own: opening rolls, timeouts); a change that is no
   action (time given) sends neither.
 * ``game_made_private`` is sent once a player's wish that made a watchable game private is
-  committed (services.watching): ``game_id``. The live layer ends its watchers' streams.
+  committed (services.watching): ``game_id``, ``player_ids``. The live layer ends its
+  watchers' streams and has its players' open profile pages ask again.
 * ``challenge_created`` is sent after a challenge is committed: ``challenge_id``, ``challenged_id``.
 * ``match_finished`` is sent when a game (a whole match, or a single game) ends, INSIDE the
   transaction that ends it and under the game's row lock: ``game`` (saved, status finished or

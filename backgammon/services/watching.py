@@ -48,5 +48,6 @@ def game_set_private(*, game_id: int, user: Any, private: bool) -> Game:
         Game.objects.filter(pk=game.pk).update(**{field: private})
         setattr(game, field, private)
         if game.is_private and not was_private:  # its watchers' open pages must hear no more
-            transaction.on_commit(partial(game_made_private.send, sender=Game, game_id=game.pk))
+            transaction.on_commit(partial(game_made_private.send, sender=Game, game_id=game.pk,
+                                          player_ids=(game.black_id, game.white_id)))
     return game

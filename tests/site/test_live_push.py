@@ -457,7 +457,7 @@ def test_a_watchers_stream_ends_when_a_player_makes_the_game_private(
 ) -> None:
     """Issue 29, item 5: the watcher's open page hears that the game is private, last; its
     stream ends there, the next one is refused, and the game's later moves reach only its
-    players."""
+    players; open profile pages of its players ask again (and then no longer list it)."""
     move = a_move_by_alice(alice, bob, monkeypatch)
     game_id = Game.objects.get().pk
     charlies_client, alices_client = async_client_for(charlie), async_client_for(alice)
@@ -465,11 +465,15 @@ def test_a_watchers_stream_ends_when_a_player_makes_the_game_private(
 
     async def scenario() -> None:
         watching = await open_stream(charlies_client, f"?game={game_id}")
+        bobs_profile = await open_stream(charlies_client, f"?topic=player-{bob.pk}")
         alices_page = await open_stream(alices_client, f"?game={game_id}")
         answer = await sync_to_async(bobs_page.post)(reverse("backgammon:game_privacy", args=[game_id]),
                                                      {"private": "1"})
         assert answer.status_code == 302
         assert await next_message(watching) == ("private", {"g": game_id})
+        # An open profile that listed the game asks again, and no longer lists it.
+        name, changed = await next_message(bobs_profile)
+        assert name == "changed" and changed["topic"] == f"player-{bob.pk}"
         with pytest.raises(StopAsyncIteration):  # the stream is over
             await next_event(watching)
         refused = await charlies_client.get(f"{LIVE}?game={game_id}")
