@@ -25,6 +25,7 @@ __all__ = [
     "HereRow",
     "PlayerFacts",
     "active_game_counts",
+    "games_seen_by",
     "is_online",
     "local_time",
     "player_by_username",
@@ -78,6 +79,16 @@ class PlayerFacts:
     ladder_rungs: list[Any] = field(default_factory=list)
 
 
+def games_seen_by(viewer: Any) -> Q:
+    """The games ``viewer`` may know of: those nobody made private, and their own (a private game
+    is its players' alone: to anyone else, visitors included, it does not exist, not even in a
+    count)."""
+    public = Q(private_black=False, private_white=False)
+    if viewer is None or not viewer.is_authenticated:
+        return public
+    return public | Q(black_id=viewer.pk) | Q(white_id=viewer.pk)
+
+
 def player_facts(player: Any, viewer: Any = None) -> PlayerFacts:
     """Win/loss record by variant, current games and ladder places: four queries in all.
 
@@ -94,20 +105,15 @@ def player_facts(player: Any, viewer: Any = None) -> PlayerFacts:
         .annotate(won=Count("pk", filter=Q(winner=player)), lost=Count("pk", filter=~Q(winner=player)))
         .order_by("variant")
     )
-    active = theirs.filter(status=Game.Status.ACTIVE)
-    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    active = theirs.filter(status=Game.Status.ACTIVE).filter(games_seen_by(viewer))
     facts = PlayerFacts(
         record=record,
         won=sum(row["won"] for row in record),
         lost=sum(row["lost"] for row in record),
         active_count=active.count(),
-        current_games=[
-            game
-            for game in active.select_related("black", "white", "actor").order_by("-updated_at", "-pk")[
-                :CURRENT_GAMES_SHOWN
-            ]
-            if not game.is_private or viewer_id in (game.black_id, game.white_id)
-        ],
+        current_games=list(
+            active.select_related("black", "white", "actor").order_by("-updated_at", "-pk")[:CURRENT_GAMES_SHOWN]
+        ),
         ladder_rungs=list(
             LadderRung.objects.filter(player=player).select_related("ladder").order_by("ladder__name")
         ),
@@ -129,12 +135,13 @@ def players_matching(*, query: str = "", country: str = "", viewer: Any = None) 
     return players.order_by("username")
 
 
-def active_game_counts(user_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """{user id: (active games, games where it is their turn)} for those players, two queries."""
+def active_game_counts(user_ids: list[int], viewer: Any = None) -> dict[int, tuple[int, int]]:
+    """{user id: (active games, games where it is their turn)} for those players, of the games
+    ``viewer`` may know of (games_seen_by), two queries."""
     from backgammon.models import Game
 
     counts: dict[int, list[int]] = {pk: [0, 0] for pk in user_ids}
-    active = Game.objects.filter(status=Game.Status.ACTIVE)
+    active = Game.objects.filter(status=Game.Status.ACTIVE).filter(games_seen_by(viewer))
     for side in ("black", "white"):
         rows = (
             active.filter(**{f"{side}__in": user_ids})
@@ -164,7 +171,7 @@ def players_here(viewer: Any) -> list[HereRow]:
         profiles = profiles.exclude(user_id__in=ignore_wall_ids(viewer))
         buddies = buddy_ids(viewer)
     found = list(profiles[: settings.WHO_IS_HERE_MAX])
-    counts = active_game_counts([profile.user_id for profile in found])
+    counts = active_game_counts([profile.user_id for profile in found], viewer)
     rows = [
         HereRow(profile, profile.user_id in buddies, *counts.get(profile.user_id, (0, 0)))
         for profile in found

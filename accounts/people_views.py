@@ -44,7 +44,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404(f"There is no player called {username!r}.")
     htmx = getattr(request, "htmx", None)
     if htmx and not htmx.boosted:  # a pushed "changed" of the player's topic: the current games alone
-        response = render(request, "accounts/_current_games.html", {"player": player, "facts": player_facts(player)})
+        response = render(request, "accounts/_current_games.html", {"player": player, "facts": player_facts(player, request.user)})
         patch_vary_headers(response, ["HX-Request"])
         return response
     profile = player.profile

@@ -59,7 +59,7 @@ class PlayerProfile(schemas.Player):
     won: int
     lost: int
     record: list[VariantRecord]
-    active_games: int
+    active_games: int = Field(description="Games in progress, counting a private game only for its players.")
     current_game_ids: list[int] = Field(description="The most recently played active games.")
     ladder_places: list[LadderPlace]
 

@@ -67,6 +67,7 @@ class MatchOut(Schema):
 
 
 class Standing(Schema):
+    place: int = Field(description="1 for the best; players out in the same knock-out round share a place.")
     username: str
     wins: int
     losses: int

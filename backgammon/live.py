@@ -40,6 +40,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.db.models.signals import post_save
 
 from accounts.backends import signed_in_user_key
@@ -57,6 +58,7 @@ from gamesite.menu_counts import menu_counts_context, menu_counts_keys, menu_cou
 
 __all__ = [
     "EVENT_GAME",
+    "EVENT_PRIVATE",
     "EVENT_STATUS",
     "connect",
     "game_group",
@@ -64,6 +66,7 @@ __all__ = [
     "listening_key",
     "may_watch",
     "publish_game_changed",
+    "publish_game_made_private",
     "publish_status",
     "send_messages",
     "user_group",
@@ -73,6 +76,8 @@ log = logging.getLogger(__name__)
 
 EVENT_GAME = "game"
 EVENT_STATUS = "status"
+# Told to a game's watchers when a player makes it private: their streams end with it.
+EVENT_PRIVATE = "private"
 # The message type the stream's channel receives (Channels wants a "type" on every message).
 MESSAGE_TYPE = "live.event"
 
@@ -123,14 +128,17 @@ Message = tuple[str, list[tuple[str, dict[str, Any]]]]
 """A group and the events (name, data) its streams send on, in order."""
 
 
-def _send(messages: list[Message]) -> None:
-    """Send each message to its group, all in one go; a failure is logged, never raised."""
+def _send(messages: list[Message], *, last: bool = False) -> None:
+    """Send each message to its group, all in one go; a failure is logged, never raised. With
+    ``last``, each stream that hears it ends after its events (backgammon/views/live.py)."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
+    ending = {"last": True} if last else {}
 
     async def send_all() -> None:
-        await group_send_all(layer, [(group, {"type": MESSAGE_TYPE, "events": events}) for group, events in messages])
+        await group_send_all(layer, [(group, {"type": MESSAGE_TYPE, "events": events, **ending})
+                                     for group, events in messages])
 
     # Redis down: the move itself stands, and pages fall back to polling.
     unpublished = "live update not published to %s"
@@ -228,7 +236,10 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
                           **_: Any) -> None:
     players = [player_id for player_id in player_ids if player_id is not None]
     news = {"g": game_id, "n": action_number}
-    messages = [(game_group(game_id), [(EVENT_GAME, news)])]
+    messages: list[Message] = []
+    private = game_is_private(game_id, game)
+    if not private:  # a private game's news reaches its players alone
+        messages.append((game_group(game_id), [(EVENT_GAME, news)]))
     regions = game is not None and mover_id is not _NOT_AN_ACTION
     # Asked in the same trip as who listens: what the news may show each player (themselves as
     # signed in, their menu counts, the opponent's page); what nobody listens for goes unread.
@@ -239,8 +250,10 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
             shown += keys_of_page(game, player_id)
         elif not same_turn:
             shown += menu_counts_keys(player_id)
-    # A player's profile lists their current games: its open pages hear when a turn passes.
-    profiles = [] if same_turn else [player_topic(player_id) for player_id in players]
+    # A player's profile lists their current games: its open pages hear when a turn passes. Not
+    # for a private game, which others' pages never show: the event would only tell them that a
+    # hidden game moved on.
+    profiles = [] if same_turn or private else [player_topic(player_id) for player_id in players]
     shown += [topic_mark(topic) for topic in profiles]
     shown += [key for keys_for in _asked_with_the_news for key in keys_for(players)]
     listening = _listening(players, game_id, also_kept=shown)
@@ -259,6 +272,23 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
     pages = {topic: int(listening[topic_mark(topic)]) for topic in profiles if topic_mark(topic) in listening}
     messages += topic_messages(profiles, pages)
     _send(messages)
+
+
+def game_is_private(game_id: int, game: Game | None = None) -> bool:
+    """Whether a player made the game private, from ``game`` when the caller read it under the
+    game's row lock (an action's), else from the database."""
+    if game is not None:
+        return game.is_private
+    return Game.objects.filter(pk=game_id).filter(Q(private_black=True) | Q(private_white=True)).exists()
+
+
+def publish_game_made_private(*, game_id: int, player_ids: tuple[int | None, ...] = (), **_: Any) -> None:
+    """A player made the game private: its watchers' open pages hear it last (their streams end
+    there, and a stream opened again is refused, as the game page is), and from now on its news
+    goes to its players' own groups only (``_publish_game_changed``); the players' open profile
+    pages ask again, and no longer list it. From a page request, once its answer has gone out."""
+    after_answer(partial(_send, [(game_group(game_id), [(EVENT_PRIVATE, {"g": game_id})])], last=True))
+    publish_changed(*(player_topic(player_id) for player_id in player_ids if player_id is not None))
 
 
 def publish_status(user_id: int) -> None:
@@ -344,5 +374,6 @@ def _challenge_saved(sender: Any, instance: Challenge, created: bool, **_: Any) 
 
 def connect() -> None:
     signals.game_changed.connect(publish_game_changed, dispatch_uid="live-game-changed")
+    signals.game_made_private.connect(publish_game_made_private, dispatch_uid="live-game-made-private")
     signals.challenge_created.connect(publish_challenge_created, dispatch_uid="live-challenge-created")
     post_save.connect(_challenge_saved, sender=Challenge, dispatch_uid="live-challenge-saved")

@@ -166,16 +166,17 @@ def topic_messages(topics: Iterable[str], pages: dict[str, int] | None) -> list[
 
 def publish_analysis_changed(*, game_id: int, player_ids: Iterable[int | None]) -> None:
     """A game's analysis moved on (queued, progress, done, failed): its page's panel asks again.
-    The game's group (watchers) and its players' own groups (their page of the game listens
-    there) hear it; nobody else."""
+    The game's group (watchers, unless a player made it private) and its players' own groups
+    (their page of the game listens there) hear it; nobody else."""
     from backgammon.live import game_group, user_group
 
     event = (EVENT_CHANGED, {"topic": analysis_topic(game_id), "spread": ANALYSIS_SPREAD_MS})
-    groups = [game_group(game_id), *(user_group(player) for player in player_ids if player is not None)]
+    groups = [user_group(player) for player in player_ids if player is not None]
 
     def send() -> None:
-        from backgammon.live import send_messages
+        from backgammon.live import game_is_private, send_messages
 
-        send_messages([(group, [event]) for group in groups])
+        watchers = [] if game_is_private(game_id) else [game_group(game_id)]
+        send_messages([(group, [event]) for group in [*watchers, *groups]])
 
     transaction.on_commit(partial(after_answer, send))

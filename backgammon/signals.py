@@ -11,6 +11,9 @@
   After actions also ``game`` (the saved Game, its players read) and ``mover_id`` (the user who
   asked for them, or None for the site's own: opening rolls, timeouts); a change that is no
   action (time given) sends neither.
+* ``game_made_private`` is sent once a player's wish that made a watchable game private is
+  committed (services.watching): ``game_id``, ``player_ids``. The live layer ends its
+  watchers' streams and has its players' open profile pages ask again.
 * ``challenge_created`` is sent after a challenge is committed: ``challenge_id``, ``challenged_id``.
 * ``match_finished`` is sent when a game (a whole match, or a single game) ends, INSIDE the
   transaction that ends it and under the game's row lock: ``game`` (saved, status finished or
@@ -40,6 +43,7 @@ __all__ = [
     "actions_logged",
     "challenge_created",
     "game_changed",
+    "game_made_private",
     "game_viewed",
     "match_finished",
     "register_untimed_players",
@@ -48,6 +52,7 @@ __all__ = [
 ]
 
 game_changed = Signal()
+game_made_private = Signal()
 match_finished = Signal()
 challenge_created = Signal()
 worker_tick = Signal()

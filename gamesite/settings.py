@@ -114,6 +114,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # A game nobody may show this user: the site's page saying so, in development too.
+    "backgammon.no_game_page.NoGameToShowPage",
     # Last, as django-axes asks: it turns a locked-out log-in into the lock-out page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 
 class NewsItem(models.Model):
-    """A piece of site news; the body is plain text, shown escaped with its line breaks."""
+    """A piece of site news; the body is plain text, shown escaped with its line breaks and its
+    addresses made links (Django's urlize, which escapes the rest)."""
 
     title = models.CharField(max_length=200)
     body = models.TextField(help_text="plain text; blank lines separate paragraphs")

@@ -7,9 +7,12 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.http import HttpRequest
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.utils.dateparse import parse_duration
 
-from backgammon.models import TIME_LIMITS
+from backgammon.models import TIME_LIMITS, time_limit_label
+from tournaments.admin_decisions import abort_tournaments, adjudicate_matches
 from tournaments.ladders import LadderRejected, ladder_terms
 from tournaments.models import (
     Entry,
@@ -54,14 +57,21 @@ class RatingChangeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 def _duration(value: str) -> timedelta:
-    return next(limit for limit, _ in TIME_LIMITS if str(limit) == value)
+    duration = parse_duration(value)  # a choice's value: str() of a timedelta, which it reads back
+    if duration is None:
+        raise ValueError(value)
+    return duration
+
+
+def time_limit_field() -> forms.TypedChoiceField:
+    """The site's per-move limits to choose from, as on the New game page, by their names ("1 day",
+    not the duration's "1 00:00:00")."""
+    return forms.TypedChoiceField(choices=[(str(limit), label) for limit, label in TIME_LIMITS], coerce=_duration,
+                                  help_text="per move")
 
 
 class LadderForm(forms.ModelForm):
-    # The site's per-move limits to choose from, as on the New game page.
-    time_limit = forms.TypedChoiceField(
-        choices=[(str(limit), label) for limit, label in TIME_LIMITS], coerce=_duration
-    )
+    time_limit = time_limit_field()
 
     class Meta:
         model = Ladder
@@ -137,9 +147,40 @@ class MatchInline(admin.TabularInline):  # type: ignore[type-arg]
     can_delete = False
 
 
+class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
+    time_limit = time_limit_field()
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The API takes any number of hours: such a limit stays offered, or saving the page for
+        # another field would quietly put the list's first limit in its place.
+        current = self.instance.time_limit if self.instance.pk else None
+        if current is not None and current not in {limit for limit, _ in TIME_LIMITS}:
+            field = self.fields["time_limit"]
+            field.choices = [*field.choices, (str(current), f"{time_limit_label(current)} (as created)")]
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("name", "variant", "area", "format", "size", "status", "winner")
+    list_display = ("name", "variant", "area", "format", "size", "time_per_move", "status", "winner")
     list_filter = ("status", "format", "area", "variant")
     readonly_fields = ("status", "winner", "started_at", "finished_at")
+    form = TournamentForm
     inlines = (EntryInline, MatchInline)
+    actions = ("abort_tournaments", "adjudicate_matches")
+
+    @admin.display(description="time per move", ordering="time_limit")
+    def time_per_move(self, tournament: Tournament) -> str:
+        return time_limit_label(tournament.time_limit)
+
+    @admin.action(description="Abort selected tournaments (with a reason)")
+    def abort_tournaments(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
+        return abort_tournaments(self, request, queryset)
+
+    @admin.action(description="Adjudicate matches of selected tournaments (with a reason)")
+    def adjudicate_matches(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
+        return adjudicate_matches(self, request, queryset)

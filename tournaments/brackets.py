@@ -5,10 +5,13 @@ Nothing here touches the database, so each rule is tested on its own.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
-__all__ = ["Result", "bracket_size", "rank_round_robin", "round_robin_rounds", "seeding_order"]
+__all__ = ["Result", "bracket_size", "rank_round_robin", "round_robin_rounds", "seeding_order", "shared_places"]
+
+P = TypeVar("P", bound=Hashable)
 
 
 def bracket_size(players: int) -> int:
@@ -71,3 +74,18 @@ def rank_round_robin(
         players,
         key=lambda p: (-wins[p], -beaten_wins[p], -head_to_head(p), -rating[p], place[p]),
     )
+
+
+def shared_places(order: Sequence[P], standing: Callable[[P], Any]) -> dict[P, int]:
+    """Each player's place in ``order`` (best first), shared by players of equal ``standing``,
+    the next place after them skipped as in sport: two beaten semi-finalists are both 3rd.
+
+    >>> shared_places(["ann", "bob", "cy", "dee", "eve"], {"ann": 1, "bob": 2, "cy": 3, "dee": 3, "eve": 4}.get)
+    {'ann': 1, 'bob': 2, 'cy': 3, 'dee': 3, 'eve': 5}
+    """
+    places: dict[P, int] = {}
+    for index, player in enumerate(order):
+        previous = order[index - 1] if index else None
+        shares = previous is not None and standing(previous) == standing(player)
+        places[player] = places[previous] if shares and previous is not None else index + 1
+    return places

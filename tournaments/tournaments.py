@@ -23,7 +23,14 @@ from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, game_adjudica
 from gamesite.text import text_refusal
 from tournaments.ratings import rating_of
 
-from .brackets import Result, bracket_size, rank_round_robin, round_robin_rounds, seeding_order
+from .brackets import (
+    Result,
+    bracket_size,
+    rank_round_robin,
+    round_robin_rounds,
+    seeding_order,
+    shared_places,
+)
 from .models import Entry, Tournament, TournamentMatch
 from .models.vacation_caps import MAX_VACATION_CAP_DAYS
 
@@ -392,8 +399,10 @@ def tournament_cancel(*, tournament_id: int, staff: Any, reason: str) -> Tournam
 
 
 def standings(tournament: Tournament) -> list[dict[str, Any]]:
-    """Every player with wins and losses (a bye is no win), best first: round robin by its
-    tie-breaks, the eliminations by the furthest round reached."""
+    """Every player with their place, wins and losses (a bye is no win), best first: round robin
+    by its tie-breaks, a place each; the eliminations by the furthest round reached, where the
+    players out in the same round with as many losses share a place (a knock-out's two beaten
+    semi-finalists are both 3rd, and the next is 5th)."""
     entries = list(tournament.entries.select_related("player").order_by("seed", "joined_at", "pk"))
     names = {entry.player_id: entry.player.get_username() for entry in entries}
     played = list(tournament.matches.filter(winner__isnull=False, bye=False))
@@ -407,11 +416,16 @@ def standings(tournament: Tournament) -> list[dict[str, Any]]:
         rating = {player: rating_of(entry.player, tournament.variant)
                   for player, entry in zip(names, entries, strict=True)}
         order = rank_round_robin(list(names), results, rating)
+        places = {player: place for place, player in enumerate(order, start=1)}
     else:
         reached = {player: 0 for player in names}
         for match in tournament.matches.filter(Q(player_a__isnull=False) | Q(player_b__isnull=False)):
             for player in (match.player_a_id, match.player_b_id):
                 if player in reached:
                     reached[player] = max(reached[player], match.round)
-        order = sorted(names, key=lambda p: (p != tournament.winner_id, losses[p], -reached[p], -wins[p]))
-    return [{"username": names[p], "wins": wins[p], "losses": losses[p]} for p in order]
+        def out_in(p: int) -> tuple[bool, int, int]:
+            return p != tournament.winner_id, losses[p], -reached[p]
+
+        order = sorted(names, key=lambda p: (*out_in(p), -wins[p]))
+        places = shared_places(order, out_in)
+    return [{"place": places[p], "username": names[p], "wins": wins[p], "losses": losses[p]} for p in order]

@@ -3,6 +3,7 @@ their game private (then nobody but its two players sees it, here or on its page
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -10,6 +11,7 @@ from django.db.models import QuerySet
 
 from backgammon.engine import Side
 from backgammon.models import Game
+from backgammon.signals import game_made_private
 
 from .refusals import Refusal, Rejected
 
@@ -42,6 +44,10 @@ def game_set_private(*, game_id: int, user: Any, private: bool) -> Game:
             kind = Refusal.NOT_FOUND if game.is_private else Refusal.NOT_PLAYER
             raise PrivacyRejected("Only the game's players can make it private.", kind)
         field = "private_black" if side is Side.BLACK else "private_white"
+        was_private = game.is_private
         Game.objects.filter(pk=game.pk).update(**{field: private})
         setattr(game, field, private)
+        if game.is_private and not was_private:  # its watchers' open pages must hear no more
+            transaction.on_commit(partial(game_made_private.send, sender=Game, game_id=game.pk,
+                                          player_ids=(game.black_id, game.white_id)))
     return game

@@ -12,7 +12,17 @@ from accounts.backends import kept_user, signed_in_user_key
 from backgammon.models import Game
 from gamesite.kept import ask_together
 
-__all__ = ["known_actor", "visible_game_or_404"]
+__all__ = ["NoGameToShow", "known_actor", "visible_game_or_404"]
+
+
+class NoGameToShow(Http404):
+    """No game of this id that this user may see: there is none, or its players keep it private.
+    One answer for both (backgammon/no_game_page.py shows the site's page for it, a 404), so an
+    outsider learns nothing of a private game, not even that it exists."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__("There is no such game.")
+        self.game_id = game_id
 
 
 def visible_game_or_404(game_id: int, user: object,
@@ -31,7 +41,7 @@ def visible_game_or_404(game_id: int, user: object,
         found = list(Game.objects.select_related("black", "white").filter(pk=game_id)[:1])
         game = found[0] if found else None
     if game is None or not game.visible_to(user):
-        raise Http404("There is no such game.")
+        raise NoGameToShow(game_id)
     return known_actor(game)
 
 

@@ -214,7 +214,7 @@ async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
                   gone: asyncio.Future[None]) -> AsyncIterator[str]:
     """``hello`` first (a page that never sees it is behind a buffering proxy and polls), then
     the events of each message to the page's groups, with a keep-alive comment when quiet,
-    until the page is ``gone``."""
+    until the page is ``gone`` or a message says it is the ``last`` (live.publish_game_made_private)."""
     waiting: asyncio.Future[dict[str, Any]] | None = None
     marked_at = 0.0
     checking = False  # a delivery check is on its way to this stream
@@ -249,6 +249,8 @@ async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
                 checking = False
                 continue
             yield "".join(_event_text(name, data) for name, data in message.get("events") or ())
+            if message.get("last"):  # a watched game made private: nothing more for this page
+                return
     finally:
         if waiting is not None:
             waiting.cancel()

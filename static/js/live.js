@@ -71,6 +71,7 @@
     source.addEventListener("game", onGame);
     source.addEventListener("status", onStatus);
     source.addEventListener("changed", onChanged);
+    source.addEventListener("private", onPrivate);
     // Connected but no hello: something between us buffers the stream, so poll meanwhile.
     window.setTimeout(function () {
       if (!live && source.readyState === EventSource.OPEN) startPolling();
@@ -164,6 +165,12 @@
     // once, whole, rather than first asking whether it changed.
     region.dataset.heard = String(news.n);
     htmx.trigger(region, "live:poll");
+  }
+  // A "private" event ({"g": 12}): a player made the game this page watches private. The
+  // stream ends with it, and the page, asked again, says the game is private.
+  function onPrivate(event) {
+    var region = gameRegion();
+    if (region && String(readData(event).g) === region.dataset.game) window.location.reload();
   }
   body.addEventListener("htmx:configRequest", function (event) {
     var region = event.detail.elt;

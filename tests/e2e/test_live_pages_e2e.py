@@ -126,3 +126,22 @@ def test_the_analysis_panel_shows_queued_then_ready_without_a_reload(
     screenshot(bob, "live-analysis-ready")
     print(f"\nanalysis panel: ready shown {ready:.2f} s after the analysis finished")
     assert ready * 1000 < WITHIN_MS
+
+
+def test_a_watchers_page_says_the_game_is_private_once_a_player_makes_it_so(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch, screenshot: Shot
+) -> None:
+    """Issue 29, items 5 and 18: the watcher's stream hears "private" last, and the page, asked
+    again, is the site's own 404 saying the game is private (or does not exist)."""
+    from backgammon.services.watching import game_set_private
+    from tests.e2e.scenes import spectator
+
+    who = cast()
+    scene = spectator(who, monkeypatch)
+    charlie = tab_for(360, who.charlie, height=640)
+    charlie.goto(f"/games/{scene.game.pk}/")
+    pushed(charlie)
+    game_set_private(game_id=scene.game.pk, user=who.bob, private=True)
+    heading = charlie.get_by_role("heading", level=1)
+    expect(heading).to_have_text(f"Game #{scene.game.pk} is private or does not exist", timeout=WAITED_MS)
+    screenshot(charlie, "private-game-404-360")

@@ -56,3 +56,31 @@ def test_sign_up_fill_start_and_watch_the_winner_move_on(tab_for: TabMaker, tran
     screenshot(wide, "tournament-3-winner-moved-on-1280")
     alice.goto(f"/tournaments/{cup.pk}/")
     screenshot(alice, "tournament-4-bracket-390")
+
+
+def test_the_tournament_areas_lists_keep_their_headers_apart_and_names_whole(
+    tab_for: TabMaker, transactional_db: None, screenshot: Shot
+) -> None:
+    """Issue 29, item 19: "Tournament" ran into "Variant" (the game lists' narrow first column) and
+    a name wrapped onto three lines. At 1280 px the headers stay apart and a name takes one line;
+    at 360 px, a card each, the name takes the card's width and at most two lines."""
+    who = cast()
+    staff = get_user_model().objects.create_user("steward", "steward@example.com", is_staff=True)
+    for name, variant, length in (("Autumn Invitational Open", "BP", 7), ("Nackgammon Winter Classic", "BN", 0),
+                                  ("Spring cup", "BX", 0)):
+        tournament_create(staff=staff, name=name, variant=variant, format="double_elimination", size=8,
+                          time_limit=timedelta(days=2), match_length=length or None)
+    for width, height in ((1280, 720), (360, 640)):
+        tab = tab_for(width, who.alice, height=height)
+        tab.goto("/tournaments/")
+        screenshot(tab, f"tournament-area-{width}")
+        # Measured in the page in one go: the live region may be swapped for a fresh copy meanwhile.
+        lines = tab.get_by_role("link", name="Autumn Invitational Open").evaluate(
+            "link => link.getClientRects().length")  # an inline box per line it takes
+        assert lines <= (1 if width > 640 else 2), (width, lines)
+        if width > 640:
+            gap = tab.locator("#area-standard ~ table").first.evaluate(
+                "table => { const [first, second] = table.querySelectorAll('th'); const text = document.createRange();"
+                " text.selectNodeContents(first); return second.getBoundingClientRect().left"
+                " - text.getBoundingClientRect().right; }")
+            assert gap >= 0, gap  # "Tournament" ends before "Variant" begins

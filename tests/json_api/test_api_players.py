@@ -107,3 +107,6 @@ def test_a_profile_lists_a_private_game_to_its_players_only(alice: Any, bob: Any
     type(game).objects.filter(pk=game.pk).update(private_white=True)
     assert alice_api.get("/players/bob").json()["current_game_ids"] == [game.pk]
     assert charlie_api.get("/players/bob").json()["current_game_ids"] == []
+    # Not even counted for others (issue 29, item 5): the count told that a hidden game existed.
+    assert alice_api.get("/players/bob").json()["active_games"] == 1
+    assert charlie_api.get("/players/bob").json()["active_games"] == 0

@@ -78,7 +78,9 @@ def test_a_four_player_cup_through_the_api(
     _play_to_win(apis, final["game_id"], "ann")
     body = apis["ben"].get(f"/tournaments/{cup}").json()
     assert body["status"] == "finished" and body["winner"] == "ann"
-    assert body["standings"][0] == {"username": "ann", "wins": 2, "losses": 0}
+    assert body["standings"][0] == {"place": 1, "username": "ann", "wins": 2, "losses": 0}
+    # The two beaten semi-finalists share 3rd place (issue 29, item 19): a knock-out has no 4th.
+    assert [row["place"] for row in body["standings"]] == [1, 2, 3, 3]
     assert apis["ben"].get("/tournaments", status="finished").json()["tournaments"][0]["id"] == cup
     assert apis["ben"].get("/tournaments", status="done").status_code == 422
     assert apis["ben"].get("/tournaments/999999").status_code == 404

@@ -70,3 +70,30 @@ def test_each_error_template_is_the_sites_own(template: str) -> None:
 
     origin = get_template(template).origin.name
     assert origin.endswith(f"templates/{template}") and "site-packages" not in origin
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_game_an_outsider_may_not_see_is_the_sites_own_page_whether_private_or_missing(
+    alice: Any, bob: Any, charlie_client: Client, settings: Any, debug: bool
+) -> None:
+    """Issue 29, item 18: a private game opened by someone else is the site's page saying the game
+    is private or missing, in development too (not Django's technical 404); the same page and
+    status as for a number no game has, so an outsider cannot tell that a private game exists."""
+    from tests.site.gamebuilder import start_game
+
+    settings.DEBUG = debug
+    game = start_game(alice, bob)
+    type(game).objects.filter(pk=game.pk).update(private_white=True)
+    missing = game.pk + 1000
+    for number in (game.pk, missing):
+        response = charlie_client.get(f"/games/{number}/")
+        body = response.content.decode()
+        assert response.status_code == 404
+        assert has_layout(body) and "Logged in as" in body, body[:300]
+        assert f"Game #{number} is private or does not exist" in body
+        assert "Using the URLconf" not in body  # Django's technical page
+        assert "alice" not in body.split('id="main"')[1] and "bob" not in body
+    private, none = (charlie_client.get(f"/games/{number}/").content.decode()
+                     .split('id="main"')[1].split("</main>")[0].replace(f"#{number}", "#N")
+                     for number in (game.pk, missing))
+    assert private == none

@@ -122,3 +122,12 @@ def test_auth_pages_keep_the_site_name_after_a_failed_log_in(client: Client, ali
 
     assert b'<span class="brand__name">Gammon Turn</span>' in response.content
     assert b"<span>testserver</span>" not in response.content
+
+
+def test_the_features_say_the_home_page_is_the_main_screen_as_it_is(alice_client: Client) -> None:
+    """Issue 29, item 20: the home page of a player is the main screen, not Game status."""
+    content = alice_client.get(reverse("help_features")).content.decode()
+    assert "game status page is your home page" not in content
+    assert "your home page is the main screen" in content
+    home = alice_client.get(reverse("home")).content.decode()
+    assert "<title>Main screen" in home and 'id="games-waiting"' in home and "<h1>Game status</h1>" not in home

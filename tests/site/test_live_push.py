@@ -452,6 +452,59 @@ def test_a_private_game_refuses_a_watcher_with_403_and_keeps_its_players(
     run(scenario)
 
 
+def test_a_watchers_stream_ends_when_a_player_makes_the_game_private(
+    alice: Any, bob: Any, charlie: Any, client_for: Callable[[Any], Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, item 5: the watcher's open page hears that the game is private, last; its
+    stream ends there, the next one is refused, and the game's later moves reach only its
+    players; open profile pages of its players ask again (and then no longer list it)."""
+    move = a_move_by_alice(alice, bob, monkeypatch)
+    game_id = Game.objects.get().pk
+    charlies_client, alices_client = async_client_for(charlie), async_client_for(alice)
+    bobs_page = client_for(bob)
+
+    async def scenario() -> None:
+        watching = await open_stream(charlies_client, f"?game={game_id}")
+        bobs_profile = await open_stream(charlies_client, f"?topic=player-{bob.pk}")
+        alices_page = await open_stream(alices_client, f"?game={game_id}")
+        answer = await sync_to_async(bobs_page.post)(reverse("backgammon:game_privacy", args=[game_id]),
+                                                     {"private": "1"})
+        assert answer.status_code == 302
+        assert await next_message(watching) == ("private", {"g": game_id})
+        # An open profile that listed the game asks again, and no longer lists it.
+        name, changed = await next_message(bobs_profile)
+        assert name == "changed" and changed["topic"] == f"player-{bob.pk}"
+        with pytest.raises(StopAsyncIteration):  # the stream is over
+            await next_event(watching)
+        refused = await charlies_client.get(f"{LIVE}?game={game_id}")
+        assert refused.status_code == 403
+        await sync_to_async(move)()
+        assert await next_event(alices_page) == "game"  # the players' pages go on as before
+
+    run(scenario)
+
+
+def test_a_private_games_news_reaches_no_watcher_whose_stream_missed_the_change(
+    alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watcher's stream opened just as the game became private (checked before, in its group
+    after the change's last word): the publication itself leaves the watchers out, and the
+    players' profile pages, which show nobody else a private game, hear nothing of it either."""
+    move = a_move_by_alice(alice, bob, monkeypatch)
+    game_id = Game.objects.get().pk
+    charlies_client = async_client_for(charlie)
+
+    async def scenario() -> None:
+        watching = await open_stream(charlies_client, f"?game={game_id}&topic=player-{bob.pk}")
+        # The wish written as the service writes it, without its signal: the stream never heard.
+        await sync_to_async(Game.objects.filter(pk=game_id).update)(private_white=True)
+        await sync_to_async(move)()
+        with pytest.raises(TimeoutError):
+            await next_event(watching, seconds=0.5)
+
+    run(scenario)
+
+
 @pytest.mark.parametrize(("query", "status"), [
     ("?game=999999", 404), ("?game=abc", 404), ("?game=", 404), ("?game=1e3", 404), ("?game=-4", 404),
     ("?game=99999999999999999999999999", 404),

@@ -41,3 +41,25 @@ def test_the_menus_keep_itsyourturns_order_and_every_item_answers(alice_client: 
         for name, href in items:
             if href:
                 assert alice_client.get(href, follow=True).status_code == 200, (title, name, href)
+
+
+def test_only_staff_have_the_site_admin_in_their_account_menu(admin_client: Client, alice_client: Client) -> None:
+    """Issue 29, item 19: staff reach the admin from the menu; players never see the item."""
+    staff_items = menus(admin_client.get("/").content.decode())["Account"]
+    assert staff_items[-2:] == [("Site admin", "/admin/"), ("Log out", "")]
+    assert admin_client.get("/admin/").status_code == 200
+    assert "Site admin" not in [name for name, _ in menus(alice_client.get("/").content.decode())["Account"]]
+
+
+def test_the_readme_puts_each_page_in_the_menu_the_site_has_it_in(alice_client: Client) -> None:
+    """Issue 29, item 20: the README said PLAY for the Ladder and Tournament areas, which the
+    site has under SPY; every "`/path/`, NAME menu" it says must be where the header has it."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    said = re.findall(r"`(/[^` ]*)`,? \(?(PLAY|TALK|SPY|ACCOUNT|HELP) menu", readme)
+    assert {"/ladders/", "/tournaments/"} <= {path for path, _ in said}
+    shown = menus(alice_client.get("/").content.decode())
+    for path, menu in said:
+        assert path in [href for _, href in shown[menu.capitalize()]], (path, menu)
+    assert "RUN_PORT" in readme

@@ -45,6 +45,19 @@ def test_the_body_is_plain_text_escaped_with_its_line_breaks(client: Client) -> 
     assert "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>" in page
 
 
+def test_the_bodys_addresses_are_links_and_nothing_else_is(client: Client, alice_client: Client) -> None:
+    """Issue 29, item 20: a web address in the body is a link (on /news/ and the main screen);
+    the rest stays escaped text, a link's own text included, and no other scheme becomes one."""
+    post_news("Links", body='See https://example.org/rules?a=1&b=2 and www.example.net.\n\n'
+                            '"><script>alert(1)</script> javascript:alert(2) <a href="https://evil.example">x</a>')
+
+    for page in (client.get(reverse("notices:news")).content.decode(), alice_client.get("/").content.decode()):
+        assert '<a href="https://example.org/rules?a=1&amp;b=2" rel="nofollow">https://example.org/rules?a=1&amp;b=2</a>' in page
+        assert '.example.net" rel="nofollow">www.example.net</a>.' in page  # http or https: Django's choice
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+        assert 'href="javascript:' not in page and '<a href="https://evil.example">' not in page
+
+
 def test_the_news_comes_ten_to_a_page(client: Client) -> None:
     for number in range(12):
         post_news(f"Item {number:02d}", days_ago=number)

@@ -187,3 +187,18 @@ def test_the_player_page_and_the_profile_show_tournaments_won_and_recent_places(
     assert "Spring cup</a>: place 1 of 2" in champion and "Summer cup" not in champion
     profile = client_for(loser).get(reverse("accounts:profile")).content.decode()
     assert "No tournament won yet." in profile and "Spring cup</a>: place 2 of 2" in profile
+
+
+def test_a_knock_outs_two_beaten_semi_finalists_share_third_place_on_the_page(
+    admin_user: Any, players: list[Any], client: Any
+) -> None:
+    """Issue 29, item 19: a knock-out has no 4th place; both semi-final losers are 3rd."""
+    cup = fill(make(admin_user, "Four cup", size=4), players[:4])
+    for match in TournamentMatch.objects.filter(tournament=cup, round=1):
+        win(match.game, match.player_a)
+    final = TournamentMatch.objects.get(tournament=cup, round=2)
+    win(final.game, final.player_a)
+    html = client.get(reverse("tournaments:tournament", args=[cup.pk])).content.decode()
+    table = html.split('id="standings"')[1].split("</table>")[0]
+    places = [cell.split("<")[0] for cell in table.split('data-label="Place">')[1:]]
+    assert places == ["1", "2", "3", "3"]

@@ -81,8 +81,10 @@ def test_an_eight_player_single_elimination_is_played_to_its_end(admin_user: Any
     assert tournament.status == "finished" and tournament.winner == players[5]
     assert TournamentMatch.objects.filter(tournament=tournament).count() == 7
     table = standings(tournament)
-    assert table[0] == {"username": "p6", "wins": 3, "losses": 0}
+    assert table[0] == {"place": 1, "username": "p6", "wins": 3, "losses": 0}
     assert sorted(row["losses"] for row in table) == [0, 1, 1, 1, 1, 1, 1, 1]
+    # Out in the same round, the same place (issue 29, item 19): 1, 2, two 3rds, four 5ths.
+    assert [row["place"] for row in table] == [1, 2, 3, 3, 5, 5, 5, 5]
     games = Game.objects.filter(tournament_match__tournament=tournament)
     assert games.count() == 7 and all(game.rated for game in games)
 
@@ -101,8 +103,10 @@ def test_five_players_give_three_byes_to_the_top_seeds(admin_user: Any, players:
     tournament.refresh_from_db()
     assert tournament.winner == players[4]
     table = {row["username"]: row for row in standings(tournament)}
-    assert table["p5"] == {"username": "p5", "wins": 3, "losses": 0}
+    assert table["p5"] == {"place": 1, "username": "p5", "wins": 3, "losses": 0}
     assert table["p1"]["wins"] == 0  # a bye is no win
+    # p1 (a bye, then out in the semi-final without a win) shares 3rd with the other semi-finalist.
+    assert sorted(row["place"] for row in table.values()) == [1, 2, 3, 3, 5]
 
 
 def test_a_six_player_double_elimination_knocks_out_on_the_second_loss(

@@ -110,6 +110,17 @@ def test_a_profile_lists_a_private_game_to_its_players_only(
     assert link in alice_client.get("/players/bob/").content.decode()
     assert link not in charlie_client.get("/players/bob/").content.decode()
     assert link not in client.get("/players/bob/").content.decode()
+    # The region the profile's live update asks for (htmx) follows the same rule.
+    assert link in alice_client.get("/players/bob/", HTTP_HX_REQUEST="true").content.decode()
+    assert link not in charlie_client.get("/players/bob/", HTTP_HX_REQUEST="true").content.decode()
+    # Nor is it counted for anyone else (issue 29, item 5), on the profile or on Who is here.
+    count = 'Current games <span class="muted">({})</span>'
+    assert count.format(1) in alice_client.get("/players/bob/").content.decode()
+    for page in (charlie_client, client):
+        assert count.format(0) in page.get("/players/bob/").content.decode()
+    here = {who: view.get("/players/here/").content.decode() for who, view in (("alice", alice_client),
+                                                                               ("charlie", charlie_client))}
+    assert "playing 1 game" in here["alice"] and "playing 1 game" not in here["charlie"]
 
 
 def test_the_welcome_page_leads_a_visitor_only_to_pages_they_may_read(client: Client, a_lived_in_site: Any) -> None:

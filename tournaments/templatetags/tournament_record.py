@@ -20,7 +20,7 @@ def tournament_record(player: Any) -> dict[str, Any]:
     won = list(finished.filter(winner=player).order_by("-finished_at", "-pk"))
     places = []
     for tournament in finished.order_by("-finished_at", "-pk")[:RECENT]:
-        names = [row["username"] for row in standings(tournament)]
-        place = names.index(player.get_username()) + 1 if player.get_username() in names else None
-        places.append({"tournament": tournament, "place": place, "of": len(names)})
+        table = standings(tournament)
+        place = next((row["place"] for row in table if row["username"] == player.get_username()), None)
+        places.append({"tournament": tournament, "place": place, "of": len(table)})
     return {"player": player, "won": won, "places": places}
