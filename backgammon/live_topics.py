@@ -103,8 +103,9 @@ def spread_ms(pages: int, floor: int = MIN_SPREAD_MS) -> int:
 
 
 def topic_refusal(topic: str, user: Any) -> int | None:
-    """None if ``user`` may hear ``topic``; else the status of the refusal (404: no such thing, or
-    no such topic; 403: a game they may not watch)."""
+    """None if ``user`` may hear ``topic``; else the status of the refusal: 404 (no such thing, no
+    such topic, or a game they may not watch, which must not tell that the game exists, as its
+    page does not)."""
     if topic in (LOBBY, LADDERS, TOURNAMENTS):
         return None
     numbered = _NUMBERED.match(topic)
@@ -125,7 +126,7 @@ def topic_refusal(topic: str, user: Any) -> int | None:
     game = Game.objects.filter(pk=number).first()
     if game is None:
         return 404
-    return None if may_watch(game, user) else 403
+    return None if may_watch(game, user) else 404
 
 
 def publish_changed(*topics: str) -> None:

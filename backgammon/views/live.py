@@ -9,7 +9,8 @@ watcher's also hears the game's group (``game``: its page asks for its fresh reg
 Waiting Room's ``lobby``, ``ladders``, ``tournaments``, ``tournament-ID``, a profile's
 ``player-ID``; backgammon/live_topics.py); a topic of nothing that exists is refused with 404. What the events carry is
 described in backgammon/live.py; what a page shows is decided by the same code whether fetched or
-pushed. A game the player may not watch is refused with 403, an unknown one with 404, streams
+pushed. A game the player may not watch is refused with 404, as an unknown one is (as the game's page
+does: an outsider cannot tell that a private game exists), streams
 opened beyond LIVE_STREAMS_RATE with 429; when the channel layer (Redis) cannot be reached, or
 a WSGI server that cannot hold a stream open serves the site, the answer is 503. A page refused
 any of these polls instead.
@@ -38,7 +39,6 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseForbidden,
     StreamingHttpResponse,
 )
 from django.views.decorators.http import require_GET
@@ -99,7 +99,7 @@ def _game_for(game_id_text: str, user: Any) -> Game | HttpResponse:
     if game is None:
         raise Http404("There is no such game.")
     if not may_watch(game, user):
-        return HttpResponseForbidden("You may not follow this game.", content_type=PLAIN_TEXT)
+        raise Http404("There is no such game.")
     return game
 
 
@@ -133,11 +133,8 @@ def live_events(request: HttpRequest) -> HttpResponse:
     if len(topics) > MOST_TOPICS:
         return HttpResponse(f"At most {MOST_TOPICS} topics a stream.", status=400, content_type=PLAIN_TEXT)
     for topic in topics:
-        refusal = topic_refusal(topic, user)
-        if refusal == 404:
+        if topic_refusal(topic, user) is not None:
             raise Http404("There is no such topic.")
-        if refusal is not None:
-            return HttpResponseForbidden("You may not follow this.", content_type=PLAIN_TEXT)
         groups.append(topic_group(topic))
         marks.append(topic_mark(topic))  # counted: the topic's events spread its pages' requests
     finish_on_loop = request.META.get(FINISH_ON_LOOP)

@@ -3,9 +3,12 @@ inbox, reads it (the count goes), and replies; Alice reads the reply, quoted and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from django.core import mail
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import TabMaker, open_menu
@@ -75,6 +78,15 @@ def test_alice_messages_bob_who_reads_and_replies(tab_for: TabMaker, transaction
 def test_tell_a_friend_on_a_phone(tab_for: TabMaker, transactional_db: None, screenshot: Shot) -> None:
     who = cast()
     alice = tab_for(390, who.alice)
+    alice.goto("/messages/tell-a-friend/")
+    # Invitations go out from a confirmed address: the page offers the link, the mail brings it.
+    alice.get_by_role("button", name="Send me a confirmation link").click()
+    expect(alice.locator(".messages")).to_contain_text("alice@")
+    link = re.search(r"https?://\S+/accounts/email/confirm/\S+/", mail.outbox[-1].body)
+    assert link is not None, mail.outbox[-1].body
+    alice.goto(urlsplit(link.group(0)).path)
+    alice.get_by_role("button", name="Confirm").click()
+    expect(alice.locator(".messages")).to_contain_text("is confirmed")
     alice.goto("/messages/tell-a-friend/")
     alice.get_by_label("Your friend's e-mail address").fill("sam@example.org")
     alice.get_by_label("A short note").fill("Come and play!")

@@ -430,7 +430,7 @@ def test_a_new_message_reaches_the_recipients_status(alice: Any, bob: Any) -> No
     run(scenario)
 
 
-def test_a_private_game_refuses_a_watcher_with_403_and_keeps_its_players(
+def test_a_private_game_refuses_a_watcher_as_a_missing_one_and_keeps_its_players(
     alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a_move_by_alice(alice, bob, monkeypatch)
@@ -445,8 +445,11 @@ def test_a_private_game_refuses_a_watcher_with_403_and_keeps_its_players(
 
     async def scenario() -> None:
         refused = await charlies_client.get(f"{LIVE}?game={game.pk}")
-        assert refused.status_code == 403 and refused["Content-Type"].startswith("text/plain")
-        assert await refused.content() == b"You may not follow this game."  # whole: no stream
+        missing = await charlies_client.get(f"{LIVE}?game={game.pk + 1000}")
+        # The same 404 as for a game that does not exist: nothing tells that a private one does.
+        assert refused.status_code == missing.status_code == 404
+        assert refused["Content-Type"] == missing["Content-Type"]
+        assert b"event:" not in await refused.content()  # the answer whole: no stream
         await open_stream(bobs_client, f"?game={game.pk}")
 
     run(scenario)
@@ -477,7 +480,7 @@ def test_a_watchers_stream_ends_when_a_player_makes_the_game_private(
         with pytest.raises(StopAsyncIteration):  # the stream is over
             await next_event(watching)
         refused = await charlies_client.get(f"{LIVE}?game={game_id}")
-        assert refused.status_code == 403
+        assert refused.status_code == 404
         await sync_to_async(move)()
         assert await next_event(alices_page) == "game"  # the players' pages go on as before
 
