@@ -48,12 +48,15 @@ def _redis_ok(url: str) -> bool:
         return False
 
 
-def health_report() -> tuple[bool, dict[str, str]]:
-    """(all well, {"database": "ok" | "failed", "redis": ...}); Redis only when configured."""
+def health_report() -> tuple[str, dict[str, str]]:
+    """("ok" | "degraded" | "failed", {"database": "ok" | "failed", "redis": ...}); Redis only
+    when configured. Without Redis the pages still answer (README, Faults): the server is
+    "degraded", not failed, so a load balancer keeps it; without the database it is failed."""
     checks = {"database": _database_ok()}
     if settings.REDIS_URL:
         checks["redis"] = _redis_ok(settings.REDIS_URL)
-    return all(checks.values()), {name: "ok" if ok else "failed" for name, ok in checks.items()}
+    status = "failed" if not checks["database"] else "ok" if all(checks.values()) else "degraded"
+    return status, {name: "ok" if ok else "failed" for name, ok in checks.items()}
 
 
 class HealthCheck:
@@ -63,9 +66,7 @@ class HealthCheck:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path != HEALTH_PATH or request.method not in ("GET", "HEAD"):
             return self.get_response(request)
-        healthy, checks = health_report()
-        response = JsonResponse(
-            {"status": "ok" if healthy else "failed", "checks": checks}, status=200 if healthy else 503
-        )
+        status, checks = health_report()
+        response = JsonResponse({"status": status, "checks": checks}, status=503 if status == "failed" else 200)
         response["Cache-Control"] = "no-store"
         return response

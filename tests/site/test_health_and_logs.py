@@ -53,8 +53,9 @@ def test_health_is_ok_with_one_query_and_no_session(client: Client, django_asser
 def test_health_checks_redis_when_configured(client: Client, settings: Any, db: None) -> None:
     settings.REDIS_URL = _dead_redis_url()
     response = client.get("/health/")
-    assert response.status_code == 503
-    assert response.json() == {"status": "failed", "checks": {"database": "ok", "redis": "failed"}}
+    # The pages still answer without Redis: a load balancer must keep the server (README, Faults).
+    assert response.status_code == 200
+    assert response.json() == {"status": "degraded", "checks": {"database": "ok", "redis": "failed"}}
 
 
 def test_health_answers_only_reads(client: Client, db: None) -> None:
