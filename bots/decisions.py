@@ -6,6 +6,7 @@ import random
 
 from backgammon.engine import Action, MatchState, Phase
 from backgammon.gnubg_bridge import (
+    STRENGTHS,
     CubeAnswer,
     Strength,
     accepts_resignation,
@@ -15,7 +16,7 @@ from backgammon.gnubg_bridge import (
 )
 from backgammon.services import roll_request
 
-__all__ = ["bot_action"]
+__all__ = ["bot_action", "decide_for_level"]
 
 _ANSWERS = {
     CubeAnswer.TAKE: Action.take,
@@ -37,3 +38,13 @@ def bot_action(state: MatchState, strength: Strength, rng: random.Random | None 
         accept = accepts_resignation(state, strength.plies)
         return Action.accept_resign() if accept else Action.reject_resign()
     raise ValueError(f"Nobody acts in the {state.phase.value} phase")
+
+
+def decide_for_level(state: MatchState, level: str, rng: random.Random | None = None) -> Action:
+    """``bot_action`` for the level named (bots.decide, the public entry point)."""
+    strength = STRENGTHS.get(level)
+    if strength is None:
+        raise ValueError(f"{level!r} is not a level: easy, medium or strong")
+    if state.actor is None:
+        raise ValueError(f"Nobody acts in the {state.phase.value} phase")
+    return bot_action(state, strength, rng or random.Random())

@@ -9,7 +9,6 @@ every few seconds (``worker_tick``): a task lost with a killed worker never leav
 from __future__ import annotations
 
 import logging
-import random
 from datetime import timedelta
 from typing import Any
 
@@ -59,10 +58,9 @@ def act_in_game(game_id: int, action_number: int) -> bool:
     # Thinking happens outside the row lock; the service then re-checks the action number under it.
     # gnubg is loaded here, in the worker's main thread, never by the web processes that queue
     # these tasks (on a request thread its look-ahead would crash the process later).
-    from backgammon.gnubg_bridge import STRENGTHS
-    from bots.decisions import bot_action
+    from bots import decide
 
-    action = bot_action(game.state(), STRENGTHS[bot.strength], random.Random())
+    action = decide(game.state(), bot.strength)
     try:
         game_apply_action(
             game_id=game_id, actor=game.actor, action=action, expected_number=action_number
