@@ -127,12 +127,11 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
     if roll is not None and len(entries) >= roll.number:
         luck = entries[roll.number - 1].get("luck")
         no_double = entries[roll.number - 1] if "cube_error" in entries[roll.number - 1] else None
-    acting = state.actor if state.actor is not None else state.turn
     return ReplayPage(
         game=game, step=step, last=len(steps) - 1, current=current,
         board=_board(state, viewer, names, user),
         names=names, doing=_doing(current, names),
-        position_id=state.position_for(acting).id, match_id=state.match_id(), xgid=encode_xgid(state),
+        position_id=state.position_id(), match_id=state.match_id(), xgid=encode_xgid(state),
         verdict=verdict if verdict and verdict.get("kind") == "play" else None, luck=luck,
         cube_verdict=verdict if verdict and "cube_error" in verdict else None,
         chart=win_chart(entries, current=item.number if item else len(logged)) if entries else None,

@@ -1,10 +1,11 @@
-"""Write tests/engine/data/gnubg_finished_matches.txt: Match IDs gnubg gives at a match's end.
+"""Write tests/engine/data/gnubg_finished_matches.txt: the IDs gnubg gives at a match's end.
 
 Each match record (random legal play, and a few made by hand for the rare endings) is played in
-GNU Backgammon by ``gnubg_replay`` (which checks gnubg's Match ID against the engine's after every
-action in play); the line keeps the rules, the actions as tokens, the ID gnubg shows once the match
-is over, and a label naming the ending. Records gnubg refuses (it allows no double of a dead cube)
-are skipped. Deterministic. Run: .venv/bin/python tools/gen_gnubg_finished_matches.py
+GNU Backgammon by ``gnubg_replay`` (which checks gnubg's Match ID and Position ID against the
+engine's after every action in play); the line keeps the rules, the actions as tokens, the Position
+ID and Match ID gnubg shows once the match is over, and a label naming the ending. Records gnubg
+refuses (it allows no double of a dead cube) are skipped. Deterministic.
+Run: .venv/bin/python tools/gen_gnubg_finished_matches.py
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from random_play import random_record
 from backgammon.engine import Action, MatchRules, MatchState, Phase, WinKind, find_variant
 
 OUT = ROOT / "tests" / "engine" / "data" / "gnubg_finished_matches.txt"
-HEADER = "# variant length jacoby beavers | action tokens (tools/gnubg_replay.py) | gnubg Match ID | ending\n"
+HEADER = (
+    "# variant length jacoby beavers | action tokens (tools/gnubg_replay.py)"
+    " | gnubg Position ID | gnubg Match ID | ending\n"
+)
 RANDOM_RULES = [
     MatchRules(find_variant("BP"), 3),
     MatchRules(find_variant("BP"), 5),
@@ -72,7 +76,8 @@ def line(rules: MatchRules, actions: list[Action]) -> str | None:
     assert final.phase is Phase.MATCH_OVER, actions
     tokens = " ".join(action_token(action) for action in actions)
     flags = f"{rules.variant.code} {rules.match_length} {int(rules.jacoby)} {int(rules.beavers)}"
-    return f"{flags} | {tokens} | {gnubg.matchid()} | {ending(final)}\n"
+    position_id = gnubg.positionid(gnubg.board())  # the board gnubg shows beside its Match ID
+    return f"{flags} | {tokens} | {position_id} | {gnubg.matchid()} | {ending(final)}\n"
 
 
 def main() -> None:

@@ -3,10 +3,10 @@
 Each action becomes the command a player would type (``set dice 31``, ``move 8/5 6/5``,
 ``double``, ``beaver``, ``resign gammon``, ``accept``...). gnubg reads the dice from a file
 (``set rng file``), and a next game starts with ``new game``. After every action gnubg's Match
-ID must equal the engine's while a game is in play (the audit found them equal there), which
-keeps the two in step; what gnubg says at the end of the match, and its own record of the match
-(``gnubg.match()``, ``export match mat``), are the references the tests compare with. Shared by
-the fixture generator and the ``.mat`` tests.
+ID, and the Position ID it shows beside it, must equal the engine's while a game is in play (the
+audit found them equal there), which keeps the two in step; what gnubg says at the end of the
+match, and its own record of the match (``gnubg.match()``, ``export match mat``), are the
+references the tests compare with. Shared by the fixture generator and the ``.mat`` tests.
 
 Actions are also written here as short tokens for fixtures: ``31`` a roll, ``8/5,6/5`` a play
 (``-`` for none; bar 25, off 0), ``D`` double, ``T`` take, ``P`` drop (pass), ``B`` beaver,
@@ -122,6 +122,9 @@ def gnubg_replay(rules: MatchRules, actions: Sequence[Action]) -> MatchState:
             said = [gnubg_command(command) for command in _commands(before, action)]
             if _comparable(state):
                 assert gnubg.matchid() == state.match_id(), (number, action, said)
+                # The board gnubg shows beside that Match ID (the doubler's or resigner's side
+                # while an answer waits).
+                assert gnubg.positionid(gnubg.board()) == state.position_id(), (number, action, said)
             if state.game_number != before.game_number and state.phase is not Phase.MATCH_OVER:
                 gnubg_command("new game")
         return state

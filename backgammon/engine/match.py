@@ -124,6 +124,21 @@ class MatchState:
         """The board from ``side``'s point of view."""
         return self.position if side is self.turn else self.position.swapped()
 
+    @property
+    def on_roll(self) -> Side:
+        """gnubg's player on roll (its fMove), whose side its Position ID is seen from.
+
+        That is ``turn``, also while a double (or beaver) or a resignation waits for the
+        opponent's answer: gnubg pairs those with the doubler's or resigner's side. Once a match
+        ends by bearing off, gnubg has passed the roll to the loser.
+        """
+        on_roll, _ = _id_sides(self)
+        return on_roll
+
+    def position_id(self) -> str:
+        """The Position ID gnubg shows beside ``match_id()``: the board from ``on_roll``'s side."""
+        return self.position_for(self.on_roll).id
+
     def match_id(self) -> str:
         """The GNU Backgammon Match ID of this state, as gnubg itself would write it."""
         on_roll, turn = _id_sides(self)

@@ -8,10 +8,15 @@ a roll and its play in the mover's numbering (``31: 8/5 6/5``, only ``66:`` for 
 is gnubg's to the space: its reader finds the right column by position, so the left cell is
 always padded (a bare ``  2)  Takes`` reads as a double after the take).
 
-As gnubg writes them: a beaver taken leaves no `` Takes`` (the beaver says it), a beaver dropped
-is followed by the doubler's `` Drops``, and a resignation accepted before the roll was played
-keeps the roll (``31:``). A game still in progress ends at its last action: an unplayed roll is
-left out, since readers take a bare ``66:`` for a roll with no legal move.
+As gnubg writes them: a beaver taken leaves no `` Takes`` when a roll follows (gnubg's reader
+takes the beaver as taken at the next roll), a beaver dropped is followed by the doubler's
+`` Drops``, and a resignation accepted before the roll was played keeps the roll (``31:``).
+Where gnubg's reader would read them wrong, they differ from gnubg's own files: a beaver taken
+with no roll after it (a resignation first) writes the doubler's `` Takes``, or the resignation
+would be scored on the cube before the beaver (6 points for a gammon at 4, not 8); and a roll with
+one legal play or none is left out before an accepted resignation, since gnubg's reader plays such
+a bare roll (a play that never happened). A game still in progress ends at its last action: an
+unplayed roll is left out, since readers take a bare ``66:`` for a roll with no legal move.
 
 Tied opening rolls, refused resignations and the automatic doubles of money play leave no line,
 as in files from other programs. GNU Backgammon knows only the standard and Nackgammon starting
@@ -51,11 +56,14 @@ from .board import NACKGAMMON_LAYOUT, STANDARD_LAYOUT, PerSide, Side
 from .game import GameResult, MatchRules, WinKind
 from .match import MatchState, Phase, apply_action
 from .notation import format_play
-from .plays import find_play
+from .plays import find_play, legal_plays
 
 __all__ = ["export_mat"]
 
 _UNSAFE = re.compile(r"[\s:\"\]]+")
+
+
+_ROLL_ENTRY = re.compile(r"[1-6][1-6]:")
 
 
 @dataclass(slots=True)
@@ -65,6 +73,19 @@ class _Game:
     number: int
     score: PerSide[int]
     entries: list[tuple[Side, str]] = field(default_factory=list)
+    beaver_taken_by: Side | None = None
+    """The doubler took a beaver: its ``Takes`` waits to see whether a roll line says it."""
+
+    def add(self, side: Side, text: str) -> None:
+        if self.beaver_taken_by is not None and not _ROLL_ENTRY.match(text):
+            self.entries.append((self.beaver_taken_by, " Takes"))
+        self.beaver_taken_by = None
+        self.entries.append((side, text))
+
+    def close(self) -> None:
+        if self.beaver_taken_by is not None:
+            self.entries.append((self.beaver_taken_by, " Takes"))
+            self.beaver_taken_by = None
 
 
 def export_mat(
@@ -156,10 +177,15 @@ def _games(rules: MatchRules, actions: Iterable[Action]) -> list[_Game]:
     games = [_Game(1, state.score)]
     for action in actions:
         after = apply_action(state, action)
-        games[-1].entries += _entries(state, action, after)
+        for side, text in _entries(state, action, after):
+            games[-1].add(side, text)
+        if action.kind is ActionKind.TAKE and state.beavered:
+            games[-1].beaver_taken_by = state.actor
         if after.game_number != state.game_number:
+            games[-1].close()
             games.append(_Game(after.game_number, after.score))
         state = after
+    games[-1].close()
     return games
 
 
@@ -179,13 +205,20 @@ def _entries(state: MatchState, action: Action, after: MatchState) -> list[tuple
         entries.append((actor, f" Beavers => {state.cube_value * 4}"))
     elif kind is ActionKind.DROP and actor is not None:
         entries.append((actor, " Drops"))
-    elif kind is ActionKind.ACCEPT_RESIGN and state.dice is not None:
+    elif kind is ActionKind.ACCEPT_RESIGN and _roll_kept(state):
+        assert state.dice is not None
         entries.append((state.turn, f"{state.dice[0]}{state.dice[1]}: "))
     ended = after.last_game_result is not state.last_game_result
     result = after.last_game_result
     if ended and result is not None and result.winner is not None:
         entries.append((result.winner, _wins(result, after)))
     return entries
+
+
+def _roll_kept(state: MatchState) -> bool:
+    """A resignation after a roll keeps it, unless it had one legal play or none: gnubg's reader
+    plays such a bare roll."""
+    return state.dice is not None and len(legal_plays(state.position, state.dice)) > 1
 
 
 def _wins(result: GameResult, after: MatchState) -> str:

@@ -266,7 +266,7 @@ def write_state_columns(game: Game, state: MatchState) -> None:
     game.state_data = state_to_dict(state)
     game.phase = state.phase.value
     game.turn = int(state.turn)
-    game.position_id = state.position.id
+    game.position_id = state.position_id()  # the side gnubg pairs with the Match ID
     game.match_id = state.match_id()
     game.dice = "".join(str(die) for die in state.dice) if state.dice else ""
     game.cube_value = state.cube_value

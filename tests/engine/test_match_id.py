@@ -138,19 +138,19 @@ def test_pending_double_and_resignation_show_in_the_id() -> None:
 FINISHED = Path(__file__).parent / "data" / "gnubg_finished_matches.txt"
 
 
-def _finished() -> list[tuple[MatchRules, list[Action], str, str]]:
-    """Whole matches played in gnubg (tools/gen_gnubg_finished_matches.py) and its final ID."""
+def _finished() -> list[tuple[MatchRules, list[Action], str, str, str]]:
+    """Whole matches played in gnubg (tools/gen_gnubg_finished_matches.py) and its final IDs."""
     cases = []
     for line in FINISHED.read_text().splitlines():
         if line.startswith("#"):
             continue
-        flags, tokens, match_id, ending = (part.strip() for part in line.split("|"))
+        flags, tokens, position_id, match_id, ending = (part.strip() for part in line.split("|"))
         code, length, jacoby, beavers = flags.split()
         rules = MatchRules(
             find_variant(code), int(length), jacoby=jacoby == "1", beavers=beavers == "1"
         )
         actions = [parse_token(token) for token in tokens.split()]
-        cases.append((rules, actions, match_id, ending))
+        cases.append((rules, actions, position_id, match_id, ending))
     return cases
 
 
@@ -170,13 +170,15 @@ def test_the_finished_matches_cover_every_ending() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rules", "actions", "match_id", "ending"),
+    ("rules", "actions", "position_id", "match_id", "ending"),
     FINISHED_CASES,
-    ids=[f"{number}-{case[3]}" for number, case in enumerate(FINISHED_CASES)],
+    ids=[f"{number}-{case[4]}" for number, case in enumerate(FINISHED_CASES)],
 )
-def test_a_finished_match_gives_gnubgs_id(
-    rules: MatchRules, actions: list[Action], match_id: str, ending: str
+def test_a_finished_match_gives_gnubgs_ids(
+    rules: MatchRules, actions: list[Action], position_id: str, match_id: str, ending: str
 ) -> None:
     state = replay(rules, actions)
     assert state.phase is Phase.MATCH_OVER
     assert state.match_id() == match_id
+    # Beside it, the board from gnubg's player on roll: the loser after a last bear-off.
+    assert state.position_id() == position_id

@@ -24,8 +24,10 @@ from backgammon.engine import (
     PerSide,
     Phase,
     Side,
+    apply_action,
     export_mat,
     find_variant,
+    new_match,
 )
 
 gnubg = pytest.importorskip("gnubg")
@@ -256,6 +258,48 @@ def test_a_resignation_before_the_first_play_keeps_its_roll(tmp_path: Path) -> N
     assert "  1) 31:" in text and "Wins 1 point" in text
     match = gnubg_reads(text, tmp_path)
     assert len(match["games"]) == 2 and match["games"][0]["info"]["winner"] == "O"
+
+
+def test_a_beaver_taken_then_a_resignation_before_the_roll_scores_the_beavered_cube(tmp_path: Path) -> None:
+    # White doubles to 2, Black beavers to 4, White takes and resigns a gammon before rolling:
+    # 8 points. Without the Takes gnubg's reader scores the resignation on the cube of 2 (6 points).
+    actions = tokens(f"{OPENING} D B T R2 A")
+    text = assert_gnubg_reads_what_it_played(MONEY_BEAVERS, actions, tmp_path)
+    assert game_lines(text)[-2:] == ["  2)  Beavers => 4                Takes", "      Wins 8 points"]
+    [game] = gnubg_reads(text, tmp_path)["games"]
+    assert (game["info"]["winner"], game["info"]["points-won"]) == ("X", 8)
+
+
+def resigned_after_a_roll(rules: MatchRules, *, forced: bool) -> list[Action]:
+    """A random record cut at a roll with one legal play (``forced``) or none, then resigned."""
+    for seed in range(200):
+        actions, states = random_record(rules, seed)
+        for number, state in enumerate(states):
+            plays = state.legal_plays()
+            if state.phase is Phase.MOVE and len(plays) == 1 and bool(plays[0].moves) is forced:
+                return [*actions[:number], Action.resign(1), Action.accept_resign()]
+    raise AssertionError("no such roll in 200 random records")
+
+
+@pytest.mark.parametrize("forced", [True, False], ids=["one-legal-play", "no-legal-play"])
+def test_a_resignation_after_a_roll_with_one_play_or_none_adds_no_play(forced: bool, tmp_path: Path) -> None:
+    # gnubg's reader plays a bare roll ("43:") that has one legal play or none: such a roll is left
+    # out, so gnubg reads the record's plays and nothing more.
+    rules = MatchRules(find_variant("MP"), 0)
+    actions = resigned_after_a_roll(rules, forced=forced)
+    text = export_mat(rules, actions, NAMES)
+    rolled = actions[-3].dice
+    assert rolled is not None and f"{rolled[0]}{rolled[1]}: \n" not in game_lines(text)[-2] + "\n"
+    states = [new_match(rules)]
+    for action in actions:
+        states.append(apply_action(states[-1], action))
+    [expected] = expected_games(actions, states)
+    [read] = gnubg_reads(text, tmp_path)["games"]
+    assert gnubg_records(read) == expected["records"]
+    result = expected["result"]
+    assert (read["info"]["winner"], read["info"]["points-won"]) == (PLAYER[result.winner], result.points)
+    if forced:  # gnubg passes a roll with no legal play at once: it can play only the forced one
+        assert summary(gnubg_reads(text, tmp_path)) == summary(gnubg_plays(rules, actions))
 
 
 def test_a_game_in_progress_ends_without_its_unplayed_roll(tmp_path: Path) -> None:

@@ -179,3 +179,17 @@ def test_a_player_s_ratings(alice: Any, charlie_api: Any) -> None:
     assert missing.status_code == 404 and missing.json()["detail"] == "There is no player called 'nobody'."
 
 
+
+
+def test_a_match_won_by_bearing_off_pairs_the_ids_as_gnubg_does(alice: Any, bob: Any, alice_api: Any,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # gnubg passes the roll to the loser at the end: Bob's side of the board beside its Match ID.
+    from backgammon.engine import PerSide, Side, decode_match_id
+
+    starting_from(monkeypatch, position=Position(layout({1: 1}), layout({13: 15})), score=PerSide(4, 0))
+    scripted_dice(monkeypatch).then((6, 1))
+    game = act(start_game(alice, bob, "BP", match_length=5), alice, Action.play([(1, 0)]))
+    data = alice_api.get(f"/games/{game.pk}").json()
+    assert data["status"] == "finished"
+    assert data["position_id"] == Position(layout({13: 15}), layout({})).id
+    assert decode_match_id(data["match_id"]).player_on_roll is Side.WHITE

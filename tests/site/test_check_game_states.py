@@ -125,3 +125,23 @@ def test_repair_gives_a_finished_game_the_match_id_gnubg_gives_it(
     assert "the snapshot differs from the replay in match_id" in out
     assert "1 mismatched, 1 repaired" in run("--all", "--repair")
     assert Game.objects.get(pk=game.pk).match_id == "cAQAAAAACAAE"
+
+
+def test_repair_gives_a_match_won_by_bearing_off_the_position_id_gnubg_pairs(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before issue 30 a match won by bearing off kept the winner's side of the board beside a
+    # Match ID with the loser on roll; gnubg shows the loser's side there.
+    from backgammon.engine import PerSide
+    from tests.site.gamebuilder import position, starting_from
+
+    starting_from(monkeypatch, position=position({1: 1}, {13: 15}), score=PerSide(4, 0))
+    scripted_dice(monkeypatch).then((6, 1))
+    game = start_game(alice, bob, "BP", match_length=5)
+    game = act(game, alice, Action.play([(1, 0)]))
+    paired, winners_side = position({13: 15}, {}).id, position({}, {13: 15}).id
+    assert (game.status, game.position_id) == ("finished", paired)
+    Game.objects.filter(pk=game.pk).update(position_id=winners_side)
+    assert "the snapshot differs from the replay in position_id" in run_failing("--all")[0]
+    assert "1 mismatched, 1 repaired" in run("--all", "--repair")
+    assert Game.objects.get(pk=game.pk).position_id == paired

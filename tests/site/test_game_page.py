@@ -15,7 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from backgammon.engine import Side
+from backgammon.engine import PerSide, Side, decode_match_id
 from backgammon.engine.actions import Action
 from backgammon.game_page import TAMPERED
 from backgammon.models import Game
@@ -411,6 +411,25 @@ def test_it_shows_a_finished_match_game_and_the_next_game_starts(alice_client: C
     later = text(page_of(bob_client, fresh(game)))
     assert "The next game has started" not in later
     assert "alice won a gammon (2 points)" in later
+
+
+def test_a_match_won_by_bearing_off_shows_the_ids_as_gnubg_pairs_them(alice_client: Client, alice: Any,
+                                                                      bob: Any, dice: Any,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # Alice (4-0 in a 5-point match) bears off her last checker. gnubg then passes the roll to
+    # the loser: its Match ID has Bob on roll, and the Position ID beside it is Bob's side of the
+    # board (tests/engine/test_match_id.py checks both against gnubg's own on 45 finished matches).
+    starting_from(monkeypatch, position=position({1: 1}, {13: 15}), score=PerSide(4, 0))
+    dice.then((6, 1))
+    game = start_game(alice, bob, variant="BP", match_length=5)
+    assert post(alice_client, game, "play", steps="1-off").status_code == 302
+    game = fresh(game)
+    assert game.status == "finished"
+    shown = re.findall(r"<dt>(Position ID|Match ID)</dt><dd><code>([^<]+)</code>", text(page_of(alice_client, game)))
+    ids = dict(shown)
+    assert ids["Position ID"] == position({13: 15}, {}).id  # Bob's 15 on his 13 point, Alice's none
+    assert decode_match_id(ids["Match ID"]).player_on_roll is Side.WHITE
+    assert (ids["Position ID"], ids["Match ID"]) == (game.position_id, game.match_id)
 
 
 def test_a_forced_pass_says_why_and_passes_the_turn(alice_client: Client, alice: Any, bob: Any,

@@ -101,7 +101,7 @@ def assert_matches_a_fresh_replay(game_id: int) -> None:
     assert fresh.state() == replayed
     assert fresh.state_data == state_to_dict(replayed)
     assert (fresh.position_id, fresh.phase, fresh.game_number) == (
-        replayed.position.id, replayed.phase.value, replayed.game_number,
+        replayed.position_id(), replayed.phase.value, replayed.game_number,
     )
     kept = [{name: getattr(row, name) for name in FACT_FIELDS} for row in rows]
     assert kept == expected_facts(fresh.rules(), logged(fresh))

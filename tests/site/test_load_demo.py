@@ -29,7 +29,7 @@ def test_it_loads_a_game_of_every_variant_and_can_run_again() -> None:
     assert Game.objects.filter(actor=alice, status="active").count() >= 3
     assert all(game.action_count > 3 and game.status == "active" for game in Game.objects.all())
     for game in Game.objects.all():
-        assert game.position_id == game.state().position.id  # the snapshot matches the log
+        assert game.position_id == game.state().position_id()  # the snapshot matches the log
     assert Challenge.objects.filter(challenged=alice, status="pending").count() == 1
 
     call_command("load_demo", stdout=StringIO())

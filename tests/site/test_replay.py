@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from analysis.models import GameAnalysis
 from analysis.services import analysis_request, analysis_run
+from backgammon.engine import decode_match_id
 from backgammon.models import Game
 from tests.site.test_analysis import finish_a_short_game
 
@@ -66,6 +67,35 @@ def test_each_step_shows_its_own_ids(finished_game: Game, alice_client: Client) 
     start = page(alice_client, finished_game, 0)
     # Alice (Black, X) to play the opening 61: XG's own notation of that moment.
     assert "XGID=-b----E-C---eE---c-e----B-:0:0:1:61:0:0:0:0:10" in start
+
+
+def replay_ids(client: Client, game: Game, step: int) -> tuple[str, str]:
+    body = page(client, game, step)
+    found = re.search(r'id="replay-position-id">([^<]+)</code></dd>\s*<dt>Match ID</dt><dd><code>([^<]+)<', body)
+    assert found, body
+    return found.group(1), found.group(2)
+
+
+def test_answer_steps_pair_the_ids_as_gnubg_does(alice: Any, bob: Any, alice_client: Client,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # The audit's example: Black 31 8/5 6/5, White doubles. gnubg shows that Match ID with the
+    # doubler's side of the board (sGfwATDgc/ABMA), not the taker's (4HPwATCwZ/ABMA); a
+    # resignation waiting for its answer likewise with the resigner's side.
+    from backgammon.engine.actions import Action
+    from tests.site.gamebuilder import act, scripted_dice, start_game
+
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, variant="BP", match_length=5)
+    game = act(game, alice, Action.play([(8, 5), (6, 5)]))
+    game = act(game, bob, Action.double())
+    game = act(game, alice, Action.take())
+    game = act(game, bob, Action.resign(1))
+    game = act(game, alice, Action.reject_resign())
+    # Steps: 0 Alice's play, 1 Bob's double, 2 Alice's take, 3 Bob's resignation, 4 its refusal.
+    assert replay_ids(alice_client, game, 1) == ("sGfwATDgc/ABMA", "cAmgAAAAAAAE")
+    assert replay_ids(alice_client, game, 2) == ("sGfwATDgc/ABMA", "cBGgAAAAAAAE")
+    position_id, match_id = replay_ids(alice_client, game, 4)
+    assert position_id == "sGfwATDgc/ABMA" and decode_match_id(match_id).resign_level == 1
 
 
 def test_messages_are_for_the_players_only(finished_game: Game, bob_client: Client,

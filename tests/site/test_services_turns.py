@@ -268,7 +268,7 @@ def test_the_snapshot_is_what_replaying_the_log_gives(alice: Any, bob: Any) -> N
     fresh = Game.objects.get(pk=game.pk)
     replayed = fresh.state()
     assert fresh.action_count == GameAction.objects.filter(game=fresh).count() > 40 // 2
-    assert fresh.position_id == replayed.position.id
+    assert fresh.position_id == replayed.position_id()
     assert fresh.match_id == replayed.match_id()
     assert fresh.phase == replayed.phase.value and fresh.turn == int(replayed.turn)
     assert fresh.dice == "".join(map(str, replayed.dice or ()))
