@@ -41,7 +41,7 @@ def analyse_match(
     for done, action in enumerate(actions, start=1):
         after = apply_action(state, action)
         entries.append(_entry(state, action, after))
-        decisions.add(state, action, done - 1)
+        decisions.add(state, action, done - 1, after)
         state = after
         if progress is not None:
             progress(done, len(actions))
@@ -63,8 +63,12 @@ class _GnubgDecisions:
         self.expected: list[dict[str, Any]] = []
         self.roll_index: int | None = None
         self.could_double = False
+        self.automatic_double = False
+        """A tied opening roll turned the cube (money play): the .mat has no line for it."""
 
-    def add(self, before: MatchState, action: Action, index: int) -> None:
+    def add(self, before: MatchState, action: Action, index: int, after: MatchState) -> None:
+        if action.kind is ActionKind.ROLL and after.cube_value > before.cube_value:
+            self.automatic_double = True
         if action.kind is ActionKind.ROLL:
             self.roll_index, self.could_double = index, before.can_double()
         elif action.kind in _CUBE_KINDS:
@@ -83,13 +87,15 @@ def _rate_cube_decisions(rules: MatchRules, actions: Sequence[Action], entries: 
                          decisions: _GnubgDecisions) -> bool:
     """Add gnubg's verdict to each double, take and pass, and to each roll whose player could
     have doubled instead (a "no double": ``cube_error`` is what a missed double lost). False
-    when the match has no cube decision or a beaver (which gnubg's .mat reader takes for a
-    redouble, so the two records differ)."""
+    when the match has no cube decision, a beaver (which gnubg's .mat reader takes for a
+    redouble, so the two records differ) or an automatic double (the .mat cannot record one, so
+    gnubg would judge the game with the cube at 1)."""
     from backgammon.engine import PerSide, export_mat
 
     from .gnubg_cube import CubeMismatch, gnubg_cube_verdicts
 
-    if not decisions.any_to_rate or any(action.kind is ActionKind.BEAVER for action in actions):
+    if not decisions.any_to_rate or decisions.automatic_double or any(
+            action.kind is ActionKind.BEAVER for action in actions):
         return False
     # The .mat names Black and White, so gnubg's blocks name them too.
     verdicts = gnubg_cube_verdicts(export_mat(rules, actions, PerSide("Black", "White")), rules)

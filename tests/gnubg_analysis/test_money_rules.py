@@ -69,3 +69,20 @@ def test_the_rules_reach_gnubg_as_its_own_commands() -> None:
     assert rule_commands(rules_arguments(match)) == ["set automatic crawford on"]
     with pytest.raises(ValueError, match="not a rule"):
         rule_commands(["jacoby=on; quit"])
+
+
+def test_a_game_whose_cube_an_automatic_double_turned_is_not_cube_rated() -> None:
+    # A .mat has no line for an automatic double, so gnubg would judge every cube decision of
+    # that game with the cube at 1: no verdicts rather than wrong ones (its plays are rated).
+    pytest.importorskip("gnubg")
+    from analysis.analyse import analyse_match
+
+    opening = [Action.roll(3, 1), Action.play([(8, 5), (6, 5)]), Action.roll(6, 4),
+               Action.play([(24, 18), (13, 9)]), Action.roll(5, 2), Action.play([(13, 8), (13, 11)]),
+               Action.double(), Action.take()]
+    plain = analyse_match(MatchRules(find_variant("MP"), 0), opening)
+    assert plain["cube_rated"] is True
+    doubled = analyse_match(MatchRules(find_variant("MP"), 0, automatic_doubles=1), [Action.roll(3, 3), *opening])
+    assert doubled["cube_rated"] is False
+    assert not any("cube_error" in entry for entry in doubled["actions"])
+    assert next(entry["equity_loss"] for entry in doubled["actions"] if entry["kind"] == "play") == 0.0
