@@ -140,3 +140,18 @@ def test_past_the_players_share_it_answers_429_and_queues_nothing(
     assert refused.status_code == 429 and "You already have 1 analyses waiting" in refused.json()["detail"]
     assert not GameAnalysis.objects.filter(game=second).exists()
     assert DBTaskResult.objects.filter(task_path=TASK).count() == 1
+
+
+@pytest.mark.parametrize(("kind", "proper", "best"), [
+    ("roll", "No double, take (31.1%)", "roll"),
+    ("roll", "Double, pass", "double"),
+    ("double", "Too good to redouble, pass", "roll"),
+    ("double", "Redouble, take", "double"),
+    ("take", "Double, pass", "drop"),
+    ("drop", "No double, beaver (23.0%)", "beaver"),
+    ("take", "Too good to double, take", "take"),
+])
+def test_gnubgs_proper_cube_action_is_given_as_the_sites_action(kind: str, proper: str, best: str) -> None:
+    from analysis.report import cube_best
+
+    assert cube_best(kind, proper) == best
