@@ -17,11 +17,9 @@ from backgammon.engine.match import MatchState, Phase, apply_action
 from backgammon.engine.plays import find_play
 
 from .gnubg_analysis import ANALYSIS_PLIES, play_verdict, roll_luck, win_chance
+from .marks import player_summary
 
-__all__ = ["BLUNDER", "DOUBTFUL", "ERROR", "analyse_match", "player_summary"]
-
-# gnubg's default thresholds (normalised equity lost) for a doubtful play, an error, a blunder.
-DOUBTFUL, ERROR, BLUNDER = 0.04, 0.08, 0.16
+__all__ = ["analyse_match"]
 
 Progress = Callable[[int, int], None]
 
@@ -43,7 +41,7 @@ def analyse_match(
     for done, action in enumerate(actions, start=1):
         after = apply_action(state, action)
         entries.append(_entry(state, action, after))
-        decisions.add(state, action, done - 1)
+        decisions.add(state, action, done - 1, after)
         state = after
         if progress is not None:
             progress(done, len(actions))
@@ -65,8 +63,12 @@ class _GnubgDecisions:
         self.expected: list[dict[str, Any]] = []
         self.roll_index: int | None = None
         self.could_double = False
+        self.automatic_double = False
+        """A tied opening roll turned the cube (money play): the .mat has no line for it."""
 
-    def add(self, before: MatchState, action: Action, index: int) -> None:
+    def add(self, before: MatchState, action: Action, index: int, after: MatchState) -> None:
+        if action.kind is ActionKind.ROLL and after.cube_value > before.cube_value:
+            self.automatic_double = True
         if action.kind is ActionKind.ROLL:
             self.roll_index, self.could_double = index, before.can_double()
         elif action.kind in _CUBE_KINDS:
@@ -85,16 +87,18 @@ def _rate_cube_decisions(rules: MatchRules, actions: Sequence[Action], entries: 
                          decisions: _GnubgDecisions) -> bool:
     """Add gnubg's verdict to each double, take and pass, and to each roll whose player could
     have doubled instead (a "no double": ``cube_error`` is what a missed double lost). False
-    when the match has no cube decision or a beaver (which gnubg's .mat reader takes for a
-    redouble, so the two records differ)."""
+    when the match has no cube decision, a beaver (which gnubg's .mat reader takes for a
+    redouble, so the two records differ) or an automatic double (the .mat cannot record one, so
+    gnubg would judge the game with the cube at 1)."""
     from backgammon.engine import PerSide, export_mat
 
     from .gnubg_cube import CubeMismatch, gnubg_cube_verdicts
 
-    if not decisions.any_to_rate or any(action.kind is ActionKind.BEAVER for action in actions):
+    if not decisions.any_to_rate or decisions.automatic_double or any(
+            action.kind is ActionKind.BEAVER for action in actions):
         return False
     # The .mat names Black and White, so gnubg's blocks name them too.
-    verdicts = gnubg_cube_verdicts(export_mat(rules, actions, PerSide("Black", "White")))
+    verdicts = gnubg_cube_verdicts(export_mat(rules, actions, PerSide("Black", "White")), rules)
     ours = decisions.expected
     if [_decision_key(item) for item in ours] != [_decision_key(verdict) for verdict in verdicts]:
         raise CubeMismatch("GNU Backgammon's record of the decisions differs from the game's")
@@ -138,32 +142,3 @@ def _black_chance(before: MatchState, after: MatchState, mover_view: Any) -> flo
     opponent_chance = win_chance(mover_view.swapped(), mover.other, after)
     black = opponent_chance if mover.other is Side.BLACK else 1.0 - opponent_chance
     return round(black, 4)
-
-
-def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per side: unforced plays, equity lost, error rate in mEMG per unforced play (as gnubg
-    reports it), doubtful plays, errors and blunders, luck, and a performance rating in
-    eXtreme Gammon's scale (PR = 500 x equity lost per unforced decision: half the mEMG rate).
-    The error rate and PR count checker plays; cube decisions (doubles, takes, passes, and
-    rolling where a double was possible: a "no double") are counted and summed apart as
-    ``cube_decisions`` and ``cube_lost`` (gnubg's verdicts), with ``missed_doubles``."""
-    summary = {}
-    for side in Side:
-        plays = [e for e in entries if e["kind"] == "play" and e["side"] == side and e["choices"] > 1]
-        lost = sum(e["equity_loss"] for e in plays)
-        per_move = lost / len(plays) if plays else 0.0
-        summary[side.name.lower()] = {
-            "unforced": len(plays),
-            "equity_lost": round(lost, 4),
-            "error_rate": round(1000 * per_move, 1),
-            "pr": round(500 * per_move, 1),
-            "doubtful": sum(DOUBTFUL <= e["equity_loss"] < ERROR for e in plays),
-            "errors": sum(ERROR <= e["equity_loss"] < BLUNDER for e in plays),
-            "blunders": sum(e["equity_loss"] >= BLUNDER for e in plays),
-            "cube_decisions": sum(1 for e in entries if "cube_error" in e and e["side"] == side),
-            "cube_lost": round(sum(e.get("cube_error", 0.0) for e in entries if e["side"] == side), 4),
-            "missed_doubles": sum(1 for e in entries if e["kind"] == "roll" and e["side"] == side
-                                  and e.get("cube_error", 0.0) > 0),
-            "luck": round(sum(e.get("luck", 0.0) for e in entries if e["kind"] == "roll" and e["side"] == side), 3),
-        }
-    return summary

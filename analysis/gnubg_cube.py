@@ -22,7 +22,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CubeMismatch", "gnubg_cube_verdicts", "gnubg_export_text", "parse_cube_verdicts"]
+from backgammon.engine.game import MatchRules
+
+__all__ = ["CubeMismatch", "gnubg_cube_verdicts", "gnubg_export_text", "parse_cube_verdicts", "rules_arguments"]
 
 _ACTED = re.compile(r"^\* \S+ (doubles|accepts|rejects)\s*$", re.MULTILINE)
 _TO_PLAY = re.compile(r"\A\d+:\s+(\S+) to play (\d)(\d)\s*$", re.MULTILINE)
@@ -38,17 +40,31 @@ class CubeMismatch(ValueError):
     """gnubg's record of the decisions does not line up with the log's."""
 
 
-def gnubg_cube_verdicts(mat_text: str) -> list[dict[str, Any]]:
+def gnubg_cube_verdicts(mat_text: str, rules: MatchRules) -> list[dict[str, Any]]:
     """gnubg's decisions of the match in order, as ``parse_cube_verdicts`` reads them."""
-    return parse_cube_verdicts(gnubg_export_text(mat_text))
+    return parse_cube_verdicts(gnubg_export_text(mat_text, rules))
 
 
-def gnubg_export_text(mat_text: str) -> str:
-    """gnubg's analysis of the match as text, every game of it (``analysis.gnubg_export``)."""
+def rules_arguments(rules: MatchRules) -> list[str]:
+    """The game's rules as ``analysis.gnubg_export`` takes them: gnubg judges every cube decision
+    by them (a beaver is a proper answer only where beavers were allowed, gammons count before a
+    double only without the Jacoby rule). A single game (length 0) is a money session to gnubg,
+    with the options it was played with (none for a variant without them). The site allows one
+    beaver and no raccoon, and plays the Crawford rule in every match with a cube."""
+    if rules.match_length == 0:
+        return [f"jacoby={'on' if rules.jacoby else 'off'}", f"beavers={1 if rules.beavers else 0}",
+                f"automatic-doubles={rules.automatic_doubles}"]
+    return [f"crawford={'on' if rules.variant.uses_cube else 'off'}"]
+
+
+def gnubg_export_text(mat_text: str, rules: MatchRules) -> str:
+    """gnubg's analysis of the match as text, every game of it (``analysis.gnubg_export``),
+    under the game's own rules."""
     with tempfile.TemporaryDirectory() as folder:
         mat, out = Path(folder) / "match.mat", Path(folder) / "analysis.txt"
         mat.write_text(mat_text)
-        subprocess.run([sys.executable, "-m", "analysis.gnubg_export", str(mat), str(out)],
+        subprocess.run([sys.executable, "-m", "analysis.gnubg_export", str(mat), str(out),
+                        *rules_arguments(rules)],
                        capture_output=True, check=True, timeout=TIMEOUT_SECONDS, stdin=subprocess.DEVNULL)
         # gnubg writes one file per game: analysis.txt, then analysis_002.txt, analysis_003.txt...
         later = sorted(Path(folder).glob("analysis_*.txt"), key=lambda path: int(path.stem.split("_")[1]))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.board_svg import Board, layout_board
-from backgammon.engine import PerSide, Side, encode_xgid
+from backgammon.engine import PerSide, Side
 from backgammon.engine import match as engine_match
 from backgammon.engine.actions import Action, ActionKind
 from backgammon.engine.match import MatchState, Phase, apply_action
@@ -22,6 +22,8 @@ from backgammon.models import Game
 from backgammon.move_records import LoggedAction, logged_actions, messages_shown_to
 
 from .chart import Chart, win_chart
+from .marks import mark
+from .report import decision_ids, stored_summary
 
 __all__ = ["ReplayPage", "ReplayStep", "build_replay", "replay_steps"]
 
@@ -127,19 +129,26 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
     if roll is not None and len(entries) >= roll.number:
         luck = entries[roll.number - 1].get("luck")
         no_double = entries[roll.number - 1] if "cube_error" in entries[roll.number - 1] else None
+    ids = decision_ids(state)
     return ReplayPage(
         game=game, step=step, last=len(steps) - 1, current=current,
         board=_board(state, viewer, names, user),
         names=names, doing=_doing(current, names),
-        position_id=state.position_id(), match_id=state.match_id(), xgid=encode_xgid(state),
-        verdict=verdict if verdict and verdict.get("kind") == "play" else None, luck=luck,
-        cube_verdict=verdict if verdict and "cube_error" in verdict else None,
+        position_id=ids["position_id"], match_id=ids["match_id"], xgid=ids["xgid"],
+        verdict=_marked(verdict, "equity_loss") if verdict and verdict.get("kind") == "play" else None,
+        luck=luck,
+        cube_verdict=_marked(verdict, "cube_error") if verdict and "cube_error" in verdict else None,
         chart=win_chart(entries, current=item.number if item else len(logged)) if entries else None,
-        players=results.get("players", {}),
+        players=stored_summary(analysis),
         # Messages are private between the two players, here as on the game page.
         message=item.message if item is not None and messages_shown_to(game, user, [item]) else "",
-        no_double=no_double,
+        no_double=_marked(no_double, "cube_error") if no_double else None,
     )
+
+
+def _marked(entry: dict[str, Any], error_key: str) -> dict[str, Any]:
+    """A stored verdict with gnubg's mark of it (marks.mark), as the API gives it."""
+    return {**entry, "mark": mark(entry.get(error_key))}
 
 
 def _board(state: MatchState, viewer: Side, names: PerSide[str], user: Any) -> Board:

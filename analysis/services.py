@@ -27,13 +27,17 @@ from django.utils import timezone
 from backgammon.engine.actions import Action
 from backgammon.live_topics import publish_analysis_changed
 from backgammon.models import Game
-from backgammon.services import Rejected
+from backgammon.services import Refusal, Rejected
 
 from .models import GameAnalysis
 from .variants import UNSUPPORTED_VARIANTS
 
 __all__ = [
+    "AnalysisAlreadyAsked",
+    "AnalysisLimitReached",
+    "AnalysisNotYet",
     "AnalysisRejected",
+    "analysis_ask",
     "analysis_fail_stale",
     "analysis_request",
     "analysis_run",
@@ -51,7 +55,26 @@ STOPPED = "The worker analysing it stopped (restarted or killed) at {done} of {t
 
 
 class AnalysisRejected(Rejected):
-    """An analysis that cannot be asked for (a game still being played, a variant gnubg lacks)."""
+    """An analysis that cannot be asked for (a variant gnubg lacks, an aborted game)."""
+
+
+class AnalysisNotYet(AnalysisRejected):
+    """The game is still being played: its analysis can be asked for once it is over."""
+
+
+class AnalysisLimitReached(AnalysisRejected):
+    """The player already has ANALYSES_PER_PLAYER analyses queued or running."""
+
+
+class AnalysisAlreadyAsked(AnalysisRejected):
+    """The game's analysis is already queued, running or done; ``analysis`` is its row."""
+
+    def __init__(self, analysis: GameAnalysis) -> None:
+        super().__init__(f"This game's analysis is already {analysis.status}: nothing to ask again.")
+        self.analysis = analysis
+
+
+NOT_OVER = "Analysis is for finished games: this one is not over yet."
 
 
 def analysis_unavailable_reason(game: Game) -> str:
@@ -61,12 +84,23 @@ def analysis_unavailable_reason(game: Game) -> str:
     if game.status == Game.Status.ABORTED:
         return "This game was aborted by the staff: there is nothing to analyse."
     if game.status != Game.Status.FINISHED:
-        return "Analysis is for finished games: this one is not over yet."
+        return NOT_OVER
     return ""
 
 
 def analysis_request(*, game_id: int, user: Any) -> GameAnalysis:
-    """Queue the analysis of a finished game (once); return its row."""
+    """Queue the analysis of a finished game (once); return its row, also when it was already
+    queued, running or done (the page's button: asking twice changes nothing)."""
+    try:
+        return analysis_ask(game_id=game_id, user=user)
+    except AnalysisAlreadyAsked as asked:
+        return asked.analysis
+
+
+def analysis_ask(*, game_id: int, user: Any) -> GameAnalysis:
+    """Queue the analysis of a finished game; AnalysisAlreadyAsked when it is queued, running or
+    done (a failed one is queued afresh), AnalysisNotYet for a game in play, AnalysisLimitReached
+    past the player's share, AnalysisRejected for a game gnubg cannot analyse."""
     from .tasks import analyse_game
 
     with transaction.atomic():
@@ -75,14 +109,16 @@ def analysis_request(*, game_id: int, user: Any) -> GameAnalysis:
         get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            raise AnalysisRejected("There is no such game.")
+            raise AnalysisRejected("There is no such game.", Refusal.NOT_FOUND)
         reason = analysis_unavailable_reason(game)
         if reason:
-            raise AnalysisRejected(reason)
+            raise (AnalysisNotYet if reason == NOT_OVER else AnalysisRejected)(reason)
         _fail_stale(GameAnalysis.objects.filter(game=game))  # a killed worker's: ask again works
         existing = GameAnalysis.objects.filter(game=game).first()
         if existing is not None and existing.status != GameAnalysis.Status.FAILED:
-            return existing
+            # Nothing was written above (a stale one would now be failed), so the rollback of
+            # this refusal loses nothing.
+            raise AnalysisAlreadyAsked(existing)
         _refuse_beyond_the_players_share(user)
         analysis, created = GameAnalysis.objects.get_or_create(
             game=game, defaults={"requested_by": user, "total": game.action_count}
@@ -105,7 +141,7 @@ def _refuse_beyond_the_players_share(user: Any) -> None:
         requested_by_id=user.pk, status__in=(GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING)
     ).count()
     if waiting >= limit:
-        raise AnalysisRejected(
+        raise AnalysisLimitReached(
             f"You already have {waiting} analyses waiting or running, the most one player may "
             f"have at once ({limit}): ask again when one of them is done."
         )

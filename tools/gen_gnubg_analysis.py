@@ -121,7 +121,7 @@ def main() -> None:
         actions, _ = random_record(rules, seed, double_rate=double_rate)
         stats = gnubg_statistics(export_mat(rules, actions, NAMES))
         if number >= 3:
-            excerpts.append(excerpt(gnubg_export_text(export_mat(rules, actions, PerSide("Black", "White")))))
+            excerpts.append(excerpt(gnubg_export_text(export_mat(rules, actions, PerSide("Black", "White")), rules)))
         cases.append({"variant": code, "match_length": length, "seed": seed,
                       "actions": [action.to_dict() for action in actions], "gnubg": stats})
     OUT.write_text(json.dumps(cases, indent=0) + "\n")

@@ -67,8 +67,8 @@ def test_a_record_that_does_not_line_up_is_refused(monkeypatch: pytest.MonkeyPat
 
     real = gnubg_cube.gnubg_cube_verdicts
 
-    def one_roll_off(mat_text: str) -> list[dict[str, Any]]:
-        verdicts = real(mat_text)
+    def one_roll_off(mat_text: str, rules: MatchRules) -> list[dict[str, Any]]:
+        verdicts = real(mat_text, rules)
         second_roll = [v for v in verdicts if v["kind"] == "roll"][1]
         second_roll["dice"] = [die % 6 + 1 for die in second_roll["dice"]]
         return verdicts
