@@ -7,9 +7,10 @@ post-Crawford, the Jacoby rule and beavers: the state is set with ``set matchid`
 score, length, Crawford, Jacoby) and ``set board``, beavers with ``set beavers``, the look-ahead
 with ``set evaluation cubedecision eval plies N``; then ``hint`` prints the cube analysis (no
 double, double/take and double/pass equities and gnubg's proper action) and ``eval`` the cubeful
-equity of a position. That is one evaluation, the same gnubg's analysis uses, for about 10 ms at
-0-ply and 10-40 ms at 2-ply (tests/gnubg_analysis/test_gnubg_cube_agreement.py measures it),
-against a process of its own per match for the analysis path (``import mat``, ``analyse match``).
+equity of a position. That is one evaluation, the same gnubg's analysis uses, for about 11 ms at
+0-ply and 12 ms (150 ms at most) at 2-ply a decision (measured on 150 positions of
+tests/gnubg_analysis/test_gnubg_cube_agreement.py), where the analysis path (``import mat``,
+``analyse match``) needs a process of its own per match.
 
 A decision reads gnubg's proper action; easy adds its noise to the equities and compares them.
 Equities are the doubler's, per current cube (EMG in match play), as gnubg prints them.
@@ -25,7 +26,7 @@ from enum import StrEnum
 
 from backgammon.engine import MatchState, Phase
 from backgammon.gnubg_bridge import GNUBG_LOCK, Strength  # loads on the main thread only
-from backgammon.gnubg_text import gnubg_command
+from backgammon.gnubg_text import gnubg_commands
 
 __all__ = [
     "CubeAnswer",
@@ -85,13 +86,13 @@ class CubeVerdict:
         return CubeAnswer.DROP if word.startswith("pass") else CubeAnswer.TAKE
 
 
-def _settle() -> None:
+def _settings() -> list[str]:
     global _started
-    for command in _SETTINGS:
-        gnubg_command(command)
+    commands = list(_SETTINGS)
     if not _started:  # a match for ``set matchid`` to set up
-        gnubg_command("new match 1")
+        commands.append("new match 1")
         _started = True
+    return commands
 
 
 def _refuse_off_main_thread(plies: int) -> None:
@@ -105,13 +106,18 @@ def _ask(state: MatchState, plies: int, command: str) -> str:
     """Set ``state`` (the player on turn about to roll) in gnubg and run ``command``."""
     _refuse_off_main_thread(plies)
     with GNUBG_LOCK:
-        _settle()
-        gnubg_command(f"set beavers {1 if state.rules.money and state.rules.beavers else 0}")
-        gnubg_command(f"set evaluation cubedecision eval plies {plies}")
-        gnubg_command(f"set evaluation chequerplay eval plies {plies}")
-        gnubg_command(f"set matchid {state.match_id()}")
-        gnubg_command(f"set board {state.position.id}")
-        return gnubg_command(command)
+        printed = gnubg_commands(
+            [
+                *_settings(),
+                f"set beavers {1 if state.rules.money and state.rules.beavers else 0}",
+                f"set evaluation cubedecision eval plies {plies}",
+                f"set evaluation chequerplay eval plies {plies}",
+                f"set matchid {state.match_id()}",
+                f"set board {state.position.id}",
+                command,
+            ]
+        )
+    return printed[-1]
 
 
 def _before_the_roll(state: MatchState) -> MatchState:
