@@ -1,6 +1,6 @@
 """Generate gnubg's cube decisions on a few hundred positions, the bots' cube reference.
 
-Run once by hand (about a minute) from the repository root:
+Run once by hand (about 15 seconds) from the repository root:
 
     .venv/bin/python tools/gen_gnubg_cube_reference.py
 
