@@ -9,9 +9,8 @@ Conventions: a gnubg board is ``(opponent, player_on_roll)``, each side 25 count
 numbering with the bar last, which is exactly the engine's ``Position.theirs`` and ``.mine``.
 Equities are in units of the current cube, from the point of view of the player they are asked for.
 
-The binding exposes gnubg's cubeless evaluation only (its ``evaluate`` ignores the cube), so cube
-decisions use Janowski's model of the cubeful equity on gnubg's cubeless probabilities, with the
-usual cube efficiency 0.68 and gnubg's own match gammon prices (see ``cube_decision``).
+The binding exposes gnubg's cubeless evaluation only (its ``evaluate`` ignores the cube): the cube
+decisions are gnubg's own cubeful ones, asked through its text commands (backgammon/gnubg_cube.py).
 
 Variants gnubg does not model:
 
@@ -28,7 +27,6 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass
-from enum import StrEnum
 
 if threading.current_thread() is not threading.main_thread():
     # Loaded (its neural nets set up) on any other thread, gnubg's look-ahead evaluations later
@@ -38,30 +36,24 @@ if threading.current_thread() is not threading.main_thread():
 
 from backgammon.engine import MatchState, Phase, Play, Position, Side
 from backgammon.engine.board import CHECKERS
-from backgammon.engine.game import MAX_CUBE
 from backgammon.gnubg_home import gnubg  # only once the thread is known to be the main one
 
 __all__ = [
+    "GNUBG_LOCK",
     "STRENGTHS",
-    "CubeAnswer",
     "Probabilities",
     "Strength",
     "accepts_resignation",
     "best_play",
-    "cube_decision",
     "evaluate",
     "gnubg_board",
     "gnubg_cubeinfo",
-    "should_double",
-    "take_answer",
 ]
 
 Board = tuple[tuple[int, ...], tuple[int, ...]]
 
 # gnubg keeps global state in C: one caller at a time (the worker runs a sweep thread beside it).
-_GNUBG = threading.Lock()
-CUBE_EFFICIENCY = 0.68
-"""How live the cube is, Janowski's x: 0 dead (last roll), 1 fully live; 0.68 is the usual value."""
+GNUBG_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +146,7 @@ def gnubg_cubeinfo(state: MatchState, side: Side) -> dict[str, object]:
         owner = 0 if state.cube_owner is side else 1
     length = state.rules.match_length
     score = (state.score[side], state.score[side.other]) if length else (0, 0)
-    with _GNUBG:
+    with GNUBG_LOCK:
         return dict(
             gnubg.cubeinfo(state.cube_value, owner, 0, length, score, int(state.crawford), 0)
         )
@@ -171,7 +163,7 @@ def evaluate(position: Position, plies: int = 0) -> Probabilities:
             f"gnubg evaluates at {plies}-ply only on the main thread (it crashes elsewhere)"
         )
     context = gnubg.evalcontext(0, plies, 1, 1, 0.0)
-    with _GNUBG:
+    with GNUBG_LOCK:
         result = gnubg.evaluate(gnubg_board(position), gnubg.cubeinfo(), context)
     win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = result[:5]
     return Probabilities(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)
@@ -250,161 +242,6 @@ def best_play(state: MatchState, strength: Strength, rng: random.Random | None =
         ]
         scored.sort(reverse=True)
     return plays[scored[0][1]]
-
-
-class CubeAnswer(StrEnum):
-    TAKE = "take"
-    DROP = "drop"
-    BEAVER = "beaver"
-
-
-@dataclass(frozen=True, slots=True)
-class CubefulEquities:
-    """Janowski's cubeful equities of one side (per current cube), by who holds the cube."""
-
-    centred: float
-    owned: float
-    theirs: float
-
-
-def janowski(
-    chances: Probabilities, values: OutcomeValues, x: float = CUBE_EFFICIENCY
-) -> CubefulEquities:
-    """Cubeful equities: x times the fully live cube's (linear between take and cash points)
-    plus (1 - x) times the dead cube's, as in Janowski's "Take-Points in Money Games" (1993).
-
-    >>> round(janowski(Probabilities(0.5, 0, 0, 0, 0), NO_GAMMONS).centred, 6)
-    0.0
-    """
-    p = chances.win
-    # Average value of a win and of a loss, in cubes.
-    win_value = 1.0 + _share(
-        chances.win_gammon,
-        values.gammon_win,
-        chances.win_backgammon,
-        values.backgammon_win,
-        chances.win,
-    )
-    loss_value = 1.0 + _share(
-        chances.lose_gammon,
-        values.gammon_loss,
-        chances.lose_backgammon,
-        values.backgammon_loss,
-        chances.lose,
-    )
-    dead = p * (win_value + loss_value) - loss_value
-    take_point = (loss_value - 0.5) / (win_value + loss_value + 0.5)
-    cash_point = (loss_value + 1.0) / (win_value + loss_value + 0.5)
-    own = -loss_value + p * (1.0 + loss_value) / cash_point if p < cash_point else max(1.0, dead)
-    if p > take_point:
-        theirs = -1.0 + (p - take_point) * (win_value + 1.0) / (1.0 - take_point)
-    else:
-        theirs = min(-1.0, dead)
-    if p <= take_point:
-        centred = min(-1.0, dead)
-    elif p >= cash_point:
-        centred = max(1.0, dead)
-    else:
-        centred = -1.0 + 2.0 * (p - take_point) / (cash_point - take_point)
-    return CubefulEquities(
-        centred=x * centred + (1 - x) * dead,
-        owned=x * own + (1 - x) * dead,
-        theirs=x * theirs + (1 - x) * dead,
-    )
-
-
-def _share(
-    gammons: float, gammon_value: float, backgammons: float, backgammon_extra: float, total: float
-) -> float:
-    if total <= 1e-9:
-        return 0.0
-    return (gammons * gammon_value + backgammons * backgammon_extra) / total
-
-
-@dataclass(frozen=True, slots=True)
-class CubeDecision:
-    """The doubler's equities (per current cube): no double, double and take; a drop is 1."""
-
-    no_double: float
-    double_take: float
-
-    @property
-    def should_double(self) -> bool:
-        return min(self.double_take, 1.0) > self.no_double
-
-    @property
-    def should_take(self) -> bool:
-        return self.double_take < 1.0
-
-
-def cube_decision(
-    state: MatchState, strength: Strength, rng: random.Random | None = None
-) -> CubeDecision:
-    """The cube equities of the player on turn (``state.turn``, the doubler), before the roll."""
-    side = state.turn
-    chances = evaluate(state.position, strength.plies)
-    values = outcome_values(state, side)
-    # Once doubled, gammons count under Jacoby: judge the redoubled game with them.
-    doubled_values = values
-    if state.rules.jacoby and state.cube_owner is None and state.rules.variant.counts_gammons:
-        doubled_values = OutcomeValues()
-    now = janowski(chances, values)
-    after = janowski(chances, doubled_values)
-    no_double = now.centred if state.cube_owner is None else now.owned
-    double_take = 2.0 * after.theirs
-    if strength.noise:
-        rng = rng or random.Random()
-        no_double += rng.gauss(0.0, strength.noise)
-        double_take += rng.gauss(0.0, strength.noise)
-    return _match_adjusted(state, CubeDecision(no_double, double_take))
-
-
-def _match_adjusted(state: MatchState, decision: CubeDecision) -> CubeDecision:
-    """The match facts the money model misses: a cube that already decides the match."""
-    length = state.rules.match_length
-    if not length:
-        return decision
-    if state.score[state.turn] + state.cube_value >= length:
-        # A single win already takes the doubler to the match: doubling only risks more, and
-        # were the cube turned, a drop would lose the match, so the taker would play on.
-        return CubeDecision(decision.no_double, min(decision.double_take, decision.no_double, 0.99))
-    return decision
-
-
-def should_double(state: MatchState, strength: Strength, rng: random.Random | None = None) -> bool:
-    """Whether the player on turn doubles now (False wherever doubling is not allowed)."""
-    if state.phase is not Phase.ROLL or not state.can_double():
-        return False
-    length = state.rules.match_length
-    if (
-        length
-        and length - state.score[state.turn.other] == 1
-        and length - state.score[state.turn] > state.cube_value
-    ):
-        # Post-Crawford, trailing: the leader's single win ends the match anyway, so double at once.
-        return True
-    return cube_decision(state, strength, rng).should_double
-
-
-def take_answer(
-    state: MatchState, strength: Strength, rng: random.Random | None = None
-) -> CubeAnswer:
-    """The answer of the doubled player (``state.actor``) to the double on the table."""
-    if state.phase is not Phase.TAKE_OR_DROP:
-        raise ValueError("There is no double to answer")
-    decision = cube_decision(state, strength, rng)
-    if state.beavered:
-        # The doubler answers the beaver: taking plays on for twice the doubled cube, the beaverer
-        # holding it (2 x double_take doubled cubes), dropping loses the doubled cube. The
-        # taker's test (double_take < 1) would drop exactly the doubles that were right, and a
-        # beaver is never answered with another.
-        return CubeAnswer.TAKE if decision.double_take > -1.0 else CubeAnswer.DROP
-    if not decision.should_take:
-        return CubeAnswer.DROP
-    # A beaver keeps the cube and doubles again: right when the taker is the favourite holding it.
-    if state.rules.beavers and state.cube_value * 4 <= MAX_CUBE and decision.double_take < 0.0:
-        return CubeAnswer.BEAVER
-    return CubeAnswer.TAKE
 
 
 def accepts_resignation(state: MatchState, plies: int = 0) -> bool:

@@ -5,15 +5,8 @@ from __future__ import annotations
 import random
 
 from backgammon.engine import Action, MatchState, Phase
-from backgammon.gnubg_bridge import (
-    STRENGTHS,
-    CubeAnswer,
-    Strength,
-    accepts_resignation,
-    best_play,
-    should_double,
-    take_answer,
-)
+from backgammon.gnubg_bridge import STRENGTHS, Strength, accepts_resignation, best_play
+from backgammon.gnubg_cube import CubeAnswer, should_double, take_answer
 from backgammon.services import roll_request
 
 __all__ = ["bot_action", "decide_for_level"]

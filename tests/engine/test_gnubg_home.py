@@ -31,7 +31,8 @@ from backgammon.engine import PerSide, Phase
 from backgammon.engine.match import MatchRules
 from backgammon.engine.matfile import export_mat
 from backgammon.engine.variants import find_variant
-from backgammon.gnubg_bridge import STRENGTHS, best_play, cube_decision  # what the worker's bots use
+from backgammon.gnubg_bridge import STRENGTHS, best_play  # what the worker's bots use
+from backgammon.gnubg_cube import should_double
 from gnubg_text import gnubg_command
 from random_play import random_record
 
@@ -43,7 +44,7 @@ moving = next(state for state in states if state.phase is Phase.MOVE and len(sta
 rolling = next(state for state in states if state.phase is Phase.ROLL and state.can_double())
 for level in ("medium", "strong"):  # a bot's play and cube decision
     best_play(moving, STRENGTHS[level])
-    cube_decision(rolling, STRENGTHS[level])
+    should_double(rolling, STRENGTHS[level])
 with open(sys.argv[1], "w") as mat:  # the analysis, in its own process as the worker runs it
     mat.write(export_mat(rules, actions, PerSide("alice", "bob")))
 analysed = subprocess.run([sys.executable, "-m", "analysis.gnubg_export", sys.argv[1], sys.argv[2]],

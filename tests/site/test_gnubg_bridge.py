@@ -23,16 +23,14 @@ from backgammon.engine.notation import format_play
 from backgammon.gnubg_bridge import (
     NO_GAMMONS,
     STRENGTHS,
-    CubeAnswer,
     OutcomeValues,
     accepts_resignation,
     best_play,
     evaluate,
     gnubg_board,
     outcome_values,
-    should_double,
-    take_answer,
 )
+from backgammon.gnubg_cube import CubeAnswer, should_double, take_answer
 
 MEDIUM = STRENGTHS["medium"]
 
@@ -203,6 +201,22 @@ def test_after_a_beaver_the_doubler_takes_a_double_that_was_right() -> None:
         assert take_answer(beavered, STRENGTHS[level]) is CubeAnswer.TAKE, level
     answers = {take_answer(beavered, STRENGTHS["easy"], random.Random(seed)) for seed in range(30)}
     assert answers == {CubeAnswer.TAKE}  # never a beaver of the beaver
+
+
+def test_look_ahead_cube_decisions_off_the_main_thread_are_refused() -> None:
+    state = state_at("MP", *RACE_DOUBLE_TAKE)
+    outcome: list[BaseException | bool] = []
+
+    def decide() -> None:
+        try:
+            outcome.append(should_double(state, STRENGTHS["strong"]))
+        except RuntimeError as refusal:
+            outcome.append(refusal)
+
+    thread = threading.Thread(target=decide)
+    thread.start()
+    thread.join()
+    assert isinstance(outcome[0], RuntimeError) and "main thread" in str(outcome[0])
 
 
 def test_after_a_beaver_a_doubler_far_behind_drops() -> None:
