@@ -30,18 +30,12 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests/engine")]
 from random_play import random_record
 
 from analysis.gnubg_cube import parse_cube_verdicts
+from analysis.gnubg_export import COMMANDS as ANALYSIS_SETUP
 from backgammon.engine import ActionKind, MatchRules, PerSide, export_mat, find_variant
 
 OUT = ROOT / "tests/gnubg_analysis/data/gnubg_money_rules.json"
 VARIANT, SEED, DOUBLE_RATE = "MP", 10, 0.03
-SETUP = (
-    "set threads 1",  # the analysis otherwise waits on worker threads that never report here
-    "set display off",
-    "set player 0 human",
-    "set player 1 human",
-    "set analysis chequerplay evaluation plies 0",
-    "set analysis cubedecision evaluation plies 0",
-)
+SETUP = ANALYSIS_SETUP  # gnubg set up as the site's analysis sets it up (analysis/gnubg_export.py)
 PLAYED_RULES = ("set jacoby off", "set beavers 0", "set automatic doubles 0")
 GNUBG_DEFAULTS = ("set jacoby on", "set beavers 3")
 
