@@ -16,10 +16,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from backgammon.engine.actions import Action
 from backgammon.models import Game
 from messaging.models import Message
-from tests.site.gamebuilder import act, scripted_dice, start_game, unchanged
+from tests.site.gamebuilder import scripted_dice, unchanged
+from tests.site.test_game_cube_actions import may_double  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -27,14 +27,10 @@ REFUSED = "That player cannot receive your messages"
 
 
 @pytest.fixture
-def game(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> Game:
-    """Alice's turn to roll or double, the cube in the middle."""
-    dice = scripted_dice(monkeypatch).then((3, 1))
-    game = start_game(alice, bob, variant="BP", match_length=5)
-    game = act(game, alice, Action.play(((8, 5), (6, 5))))
-    dice.then((6, 4))
-    game = act(game, bob, Action.roll(1, 1))
-    return act(game, bob, Action.play(((24, 18), (13, 9))))
+def game(request: pytest.FixtureRequest) -> Game:
+    """Alice's turn to roll or double, the cube in the middle (tests/site/test_game_cube_actions.py)."""
+    found: Game = request.getfixturevalue("may_double")
+    return found
 
 
 def _ignore(client: Client, username: str) -> None:
