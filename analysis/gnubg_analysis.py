@@ -1,10 +1,10 @@
-"""GNU Backgammon's verdicts on single decisions: a checker play, the luck of a roll, the chances.
+"""What the analysis asks the gnubg binding itself: the chances, and gnubg's best play as the site writes it.
 
-Everything is evaluated at gnubg's 0-ply (its neural net without look-ahead): a few microseconds
-a call, so a whole match takes seconds in the worker. Checker plays are judged by cubeful equity,
-as gnubg's own ``analyse match`` does, and so is the luck of a roll; the winning chances are
-cubeless (the Python binding's ``evaluate`` gives cubeless numbers only), which is how the page
-labels them.
+The errors, the luck and the cube verdicts are read from gnubg's own ``analyse match``
+(``analysis.analyse``); its text export gives neither Black's winning chances after a play that
+was forced or a dance, nor the best play in the site's notation. The chances are gnubg's 0-ply
+cubeless ones (the Python binding's ``evaluate`` gives cubeless numbers only), which is how the
+page labels them.
 
 Boards reach gnubg through the bots' bridge (``backgammon.gnubg_bridge.gnubg_board``); the cube
 here is gnubg's match-absolute one (Black is gnubg's player 0), as its ``analyse match`` sees it. gnubg's
@@ -15,10 +15,9 @@ counts in its own numbering with the bar last.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from backgammon.engine import Play, Position, Side, format_play, legal_plays
+from backgammon.engine import Position, Side, format_play, legal_plays
 from backgammon.engine.match import MatchState
 from backgammon.gnubg_bridge import gnubg_board
 from backgammon.gnubg_home import gnubg  # a private HOME: no user settings file
@@ -28,18 +27,16 @@ from .variants import UNSUPPORTED_VARIANTS
 __all__ = [
     "ANALYSIS_PLIES",
     "UNSUPPORTED_VARIANTS",
-    "PlayVerdict",
+    "gnubg_best_play",
     "gnubg_board",
     "gnubg_cube",
-    "play_verdict",
-    "roll_luck",
+    "gnubg_result_id",
     "win_chance",
 ]
 
 ANALYSIS_PLIES = 0
 
 NACKGAMMON_VARIANTS = {"BN", "BO"}
-_ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 _BAR = 25
 
 
@@ -63,8 +60,8 @@ def gnubg_cube(state: MatchState) -> dict[str, Any]:
 
 
 def gnubg_result_id(board: Any, move: Sequence[int]) -> str | None:
-    """The Position ID (mover's side) after gnubg's flat move tuple, or None for a tuple the
-    binding cut at its first bear-off (odd length: shared/notes/gnubg.md)."""
+    """The Position ID (mover's side) after gnubg's flat move tuple (off is 0 or less), or None
+    for a tuple the binding cut at its first bear-off (odd length: shared/notes/gnubg.md)."""
     if len(move) % 2:
         return None
     opponent, mover = list(board[0]), list(board[1])
@@ -79,96 +76,18 @@ def gnubg_result_id(board: Any, move: Sequence[int]) -> str | None:
     return str(gnubg.positionid((opponent, mover)))
 
 
-@dataclass(frozen=True, slots=True)
-class PlayVerdict:
-    """gnubg's view of one checker play: the equities (mover's side) and the best play's text."""
-
-    played_equity: float
-    best_equity: float
-    best_play: str
-    choices: int
-    cubeful: bool
-
-    @property
-    def equity_loss(self) -> float:
-        return max(0.0, self.best_equity - self.played_equity)
-
-
-def play_verdict(state: MatchState, played: Play) -> PlayVerdict:
-    """Rate ``played`` (from ``state``, in its MOVE phase) against every legal play."""
+def gnubg_best_play(state: MatchState, gnubg_move: str) -> str:
+    """gnubg's play ``gnubg_move`` (its notation: ``24/21*/20``, ``6/4*(2)``, ``3/off 2/off``)
+    from ``state`` (in its MOVE phase), in the site's notation; a ValueError if no legal play
+    leads where it does."""
     assert state.dice is not None
-    plays = legal_plays(state.position, state.dice)
-    if len(plays) <= 1:
-        return PlayVerdict(0.0, 0.0, format_play(played), len(plays), cubeful=True)
-    by_result = {play.result.id: play for play in plays}
     board = gnubg_board(state.position)
-    scored = gnubg.findbestmoves(board, gnubg_cube(state), _context(cubeful=True), state.dice)
-    equities: dict[str, float] = {}
-    for entry in scored:
-        result_id = gnubg_result_id(board, entry["move"])
-        if result_id is None or result_id not in by_result:
-            return _cubeless_verdict(state, plays, played)
-        equities[result_id] = float(entry["score"])
-    if set(equities) != set(by_result):
-        return _cubeless_verdict(state, plays, played)
-    best_id = max(equities, key=equities.__getitem__)
-    return PlayVerdict(
-        equities[played.result.id], equities[best_id], format_play(by_result[best_id]),
-        len(plays), cubeful=True,
-    )
-
-
-def _cubeless_verdict(state: MatchState, plays: list[Play], played: Play) -> PlayVerdict:
-    # A play with a bear-off comes back cut from the binding: score every play's result ourselves
-    # (cubeless: the binding's evaluate has no cubeful equity), the opponent on roll after it.
-    equities = {play.result.id: -_cubeless_equity(state, play.result.swapped(), state.turn.other)
-                for play in plays}
-    best = max(plays, key=lambda play: equities[play.result.id])
-    return PlayVerdict(equities[played.result.id], equities[best.result.id], format_play(best),
-                       len(plays), cubeful=False)
-
-
-def _cubeless_equity(state: MatchState, position: Position, on_roll: Side) -> float:
-    if not any(position.theirs):
-        return -_win_value(position)  # the opponent has borne off: the player on roll lost
-    cube = gnubg_cube(state)
-    cube["move"] = int(on_roll)
-    return float(gnubg.evaluate(gnubg_board(position), cube, _context(cubeful=False))[5])
-
-
-def _win_value(position: Position) -> float:
-    # The loser of a finished game lost 1, 2 or 3 (cubeless, money-equivalent).
-    from backgammon.engine.game import WinKind, bear_off_win
-
-    return {WinKind.GAMMON: 2.0, WinKind.BACKGAMMON: 3.0}.get(bear_off_win(position.swapped()), 1.0)
-
-
-def _best_equity(state: MatchState, dice: tuple[int, int]) -> float:
-    """The best play's cubeful equity with ``dice`` (the cut tuples of the binding do not matter:
-    only the score of the best is read). With no legal play, the position passes to the opponent
-    as it is, which the binding evaluates cubeless only."""
-    scored = gnubg.findbestmoves(gnubg_board(state.position), gnubg_cube(state), _context(cubeful=True), dice)
-    if not scored:
-        return -_cubeless_equity(state, state.position.swapped(), state.turn.other)
-    return max(float(entry["score"]) for entry in scored)
-
-
-def roll_luck(state: MatchState, dice: tuple[int, int], *, opening: bool = False) -> float:
-    """How much ``dice`` gained the player on turn over an average roll, as gnubg defines luck:
-    the best play's equity with this roll minus the mean over all 36 rolls (over the 30 rolls
-    without a double for the opening roll, which cannot be one)."""
-    total, weight = 0.0, 0
-    rolled = 0.0
-    for roll in _ALL_ROLLS:
-        if opening and roll[0] == roll[1]:
-            continue
-        value = _best_equity(state, roll)
-        times = 1 if roll[0] == roll[1] else 2
-        total += value * times
-        weight += times
-        if sorted(roll) == sorted(dice):
-            rolled = value
-    return rolled - total / weight
+    pairs = [number for pair in gnubg.parsemove(gnubg_move) for number in pair]
+    result_id = gnubg_result_id(board, pairs)
+    for play in legal_plays(state.position, state.dice):
+        if play.result.id == result_id:
+            return format_play(play)
+    raise ValueError(f"gnubg's play {gnubg_move!r} is not a legal play of the position")
 
 
 def win_chance(position: Position, on_roll: Side, state: MatchState) -> float:

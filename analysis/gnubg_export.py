@@ -1,5 +1,6 @@
 """``python -m analysis.gnubg_export MATCH.mat OUT.txt [RULE...]``: GNU Backgammon's own 0-ply
-analysis of a match, written as its text export (every decision with its cube analysis and alerts).
+analysis of a match, written as its text export (every decision with its cube analysis and alerts,
+each play ranked against gnubg's best, the luck of each roll, and each player's statistics).
 
 A process of its own for each match: gnubg keeps one global match, and an import can leave it
 waiting for an answer (see tools/gnubg_import.py), which must not stall the worker.
@@ -25,6 +26,9 @@ COMMANDS = (
     "set player 1 human",
     "set analysis chequerplay evaluation plies 0",
     "set analysis cubedecision evaluation plies 0",
+    "set analysis luck on",
+    "set analysis luckanalysis plies 0",
+    "set output mwc off",  # equities in EMG in match play too, as the site stores them
 )
 _ON_OFF = {"on", "off"}
 RULE_COMMANDS = {

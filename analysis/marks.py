@@ -14,10 +14,15 @@ from typing import Any
 
 from backgammon.engine import Side
 
-__all__ = ["BAD", "DOUBTFUL", "VERY_BAD", "mark", "player_summary"]
+__all__ = ["BAD", "DOUBTFUL", "FIGURES_SOURCE", "VERY_BAD", "mark", "play_mark", "player_summary"]
 
 DOUBTFUL, BAD, VERY_BAD = 0.03, 0.06, 0.12
 """gnubg's default thresholds (``set analysis threshold doubtful|bad|verybad``)."""
+
+FIGURES_SOURCE = "gnubg export"
+"""``results["figures"]`` of an analysis whose figures were read from gnubg's own export, with
+its statistics of each player; an older analysis computed its own and has no such key, so its
+summary is recomputed from its entries (with today's marks)."""
 
 
 def mark(error: float | None) -> str | None:
@@ -33,6 +38,12 @@ def mark(error: float | None) -> str | None:
     return None
 
 
+def play_mark(entry: dict[str, Any]) -> str | None:
+    """The mark of a stored play: gnubg's own word when the analysis read it from gnubg's
+    export (it marks the unrounded error), else the mark of the stored error."""
+    return entry["mark"] if "mark" in entry else mark(entry.get("equity_loss"))
+
+
 def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per side: unforced plays, equity lost, error rate in mEMG per unforced play (as gnubg
     reports it), luck, a performance rating in eXtreme Gammon's scale (PR = 500 x equity lost
@@ -46,7 +57,7 @@ def player_summary(entries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any
         plays = [e for e in entries if e["kind"] == "play" and e["side"] == side and e["choices"] > 1]
         lost = sum(e["equity_loss"] for e in plays)
         per_move = lost / len(plays) if plays else 0.0
-        marks = [mark(e["equity_loss"]) for e in plays]
+        marks = [play_mark(e) for e in plays]
         summary[side.name.lower()] = {
             "unforced": len(plays),
             "equity_lost": round(lost, 4),

@@ -22,7 +22,7 @@ from backgammon.models import Game
 from backgammon.move_records import LoggedAction, logged_actions, messages_shown_to
 
 from .chart import Chart, win_chart
-from .marks import mark
+from .marks import mark, play_mark
 from .report import decision_ids, stored_summary
 
 __all__ = ["ReplayPage", "ReplayStep", "build_replay", "replay_steps"]
@@ -147,8 +147,8 @@ def build_replay(game: Game, *, user: Any, step: int, analysis: Any) -> ReplayPa
 
 
 def _marked(entry: dict[str, Any], error_key: str) -> dict[str, Any]:
-    """A stored verdict with gnubg's mark of it (marks.mark), as the API gives it."""
-    return {**entry, "mark": mark(entry.get(error_key))}
+    """A stored verdict with gnubg's mark of it, as the API gives it."""
+    return {**entry, "mark": play_mark(entry) if error_key == "equity_loss" else mark(entry.get(error_key))}
 
 
 def _board(state: MatchState, viewer: Side, names: PerSide[str], user: Any) -> Board:

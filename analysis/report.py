@@ -16,7 +16,7 @@ from backgammon.engine.actions import Action
 from backgammon.engine.match import MatchState, apply_action
 from backgammon.models import Game
 
-from .marks import mark, player_summary
+from .marks import FIGURES_SOURCE, mark, play_mark, player_summary
 from .models import GameAnalysis
 
 __all__ = ["analysis_report", "cube_best", "decision_ids", "stored_summary"]
@@ -45,11 +45,14 @@ def cube_best(kind: str, proper: str) -> str | None:
 
 
 def stored_summary(analysis: GameAnalysis | None) -> dict[str, dict[str, Any]]:
-    """Per side (``black``, ``white``), the summary of a finished analysis (else empty)."""
+    """Per side (``black``, ``white``), the summary of a finished analysis (else empty): as
+    stored when its figures are gnubg's own statistics, else recomputed from its entries."""
     if analysis is None or analysis.status != GameAnalysis.Status.DONE:
         return {}
     entries = analysis.results.get("actions", [])
-    return player_summary(entries) if entries else dict(analysis.results.get("players", {}))
+    if analysis.results.get("figures") == FIGURES_SOURCE or not entries:
+        return dict(analysis.results.get("players", {}))
+    return player_summary(entries)
 
 
 def analysis_report(game: Game, analysis: GameAnalysis | None) -> dict[str, Any]:
@@ -85,9 +88,10 @@ def _action_rows(game: Game, entries: list[dict[str, Any]]) -> Any:
 def _verdict(entry: dict[str, Any]) -> dict[str, Any]:
     error: float | None = None
     best: str | None = None
+    marked: str | None = None
     if entry.get("kind") == "play":
-        error, best = entry.get("equity_loss", 0.0), entry.get("best")
+        error, best, marked = entry.get("equity_loss", 0.0), entry.get("best"), play_mark(entry)
     elif "cube_error" in entry:
         error, best = entry["cube_error"], cube_best(entry["kind"], entry.get("proper", ""))
-    return {"error": error, "mark": mark(error), "best": best,
-            "luck": entry.get("luck")}
+        marked = mark(error)
+    return {"error": error, "mark": marked, "best": best, "luck": entry.get("luck")}

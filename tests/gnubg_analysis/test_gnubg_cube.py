@@ -62,18 +62,18 @@ def test_a_missed_double_is_attached_to_the_roll_that_missed_it() -> None:
 
 def test_a_record_that_does_not_line_up_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("gnubg")
-    from analysis import gnubg_cube
+    from analysis import analyse, gnubg_cube
     from analysis.analyse import analyse_match
 
-    real = gnubg_cube.gnubg_cube_verdicts
+    real = analyse.parse_cube_verdicts
 
-    def one_roll_off(mat_text: str, rules: MatchRules) -> list[dict[str, Any]]:
-        verdicts = real(mat_text, rules)
+    def one_roll_off(text: str) -> list[dict[str, Any]]:
+        verdicts = real(text)
         second_roll = [v for v in verdicts if v["kind"] == "roll"][1]
         second_roll["dice"] = [die % 6 + 1 for die in second_roll["dice"]]
         return verdicts
 
-    monkeypatch.setattr(gnubg_cube, "gnubg_cube_verdicts", one_roll_off)
+    monkeypatch.setattr(analyse, "parse_cube_verdicts", one_roll_off)
     with pytest.raises(gnubg_cube.CubeMismatch, match="differs from the game's"):
         analyse_match(*missed_double_case())
 

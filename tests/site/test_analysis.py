@@ -11,13 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from analysis.gnubg_analysis import play_verdict
 from analysis.models import GameAnalysis
 from analysis.services import analysis_run
-from backgammon.engine import find_play
 from backgammon.engine.actions import Action
 from backgammon.models import Game
-from tests.site.gamebuilder import act, position, scripted_dice, start_game, starting_from
+from tests.site.gamebuilder import act, scripted_dice, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -27,11 +25,17 @@ def text(response: Any) -> str:
 
 
 def worst_and_best(game: Game) -> tuple[Any, Any]:
-    """gnubg's worst and best plays for the player on roll, by the analysis's own verdicts."""
+    """gnubg's worst and best plays for the player on roll (0-ply cubeful, through the binding;
+    no bear-off here, so no move tuple is cut)."""
+    from analysis.gnubg_analysis import gnubg_board, gnubg_cube, gnubg_result_id
+    from backgammon.gnubg_home import gnubg
+
     state = game.state()
-    verdicts = [(play_verdict(state, play).played_equity, play) for play in state.legal_plays()]
-    verdicts.sort(key=lambda pair: pair[0])
-    return verdicts[0][1], verdicts[-1][1]
+    board = gnubg_board(state.position)
+    ranked = sorted(gnubg.findbestmoves(board, gnubg_cube(state), gnubg.evalcontext(1, 0, 0, 1, 0), state.dice),
+                    key=lambda entry: -entry["score"])
+    by_result = {play.result.id: play for play in state.legal_plays()}
+    return by_result[gnubg_result_id(board, ranked[-1]["move"])], by_result[gnubg_result_id(board, ranked[0]["move"])]
 
 
 @pytest.fixture
@@ -98,7 +102,9 @@ def test_the_worst_play_loses_equity_and_names_the_best(finished_game: Game, ali
     assert first["equity_loss"] > 0.01
     assert first["best"] != finished_game.actions.get(kind="play", number=first_play_number(finished_game)).notation
     rolls = [entry for entry in results["actions"] if entry["kind"] == "roll"]
-    assert all("luck" in entry for entry in rolls)
+    # gnubg rates the luck of each roll a play followed; Bob's 54, cut short by his resignation,
+    # has no block in its export and no luck here either.
+    assert all("luck" in entry for entry in rolls[:-1]) and "luck" not in rolls[-1]
     assert results["players"]["black"]["unforced"] >= 1
     assert results["players"]["black"]["error_rate"] > 0
     assert all(0.0 < entry["win_black"] < 1.0 for entry in plays)
@@ -107,17 +113,6 @@ def test_the_worst_play_loses_equity_and_names_the_best(finished_game: Game, ali
 
 def first_play_number(game: Game) -> int:
     return game.actions.filter(kind="play").order_by("number").values_list("number", flat=True)[0]
-
-
-def test_the_best_play_loses_nothing(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    starting_from(monkeypatch, position=position({6: 2, 3: 1}, {6: 2, 3: 1}))
-    scripted_dice(monkeypatch).then((6, 1))
-    game = start_game(alice, bob, variant="BX", match_length=0)
-    worst, best = worst_and_best(game)
-    state = game.state()
-    assert play_verdict(state, best).equity_loss == 0.0
-    assert play_verdict(state, worst).equity_loss > 0.0
-    assert play_verdict(state, find_play(state.position, (6, 1), ((6, 0), (6, 5)))).best_play
 
 
 def test_an_unfinished_game_cannot_be_analysed(alice: Any, bob: Any, alice_client: Client) -> None:
