@@ -188,3 +188,29 @@ def test_a_bear_off_with_a_choice_is_judged_cubeful_as_gnubg_judges_it(analysed:
         state = ours["state"]
         site_best = parse_play(state.position, state.dice, ours["play"]["best"])
         assert site_best.result.id == gnubg_result(state, gnubg["best"])
+
+
+def test_an_export_that_does_not_line_up_with_the_log_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # gnubg's figures are kept only where its blocks are the game's own rolls, in order.
+    from analysis import analyse
+    from analysis.gnubg_record import ExportMismatch
+
+    case = next(case for case in CASES if case["name"] == "money-plain")
+    text = (DATA / "gnubg_exports" / f"{case['name']}.txt").read_text()
+    second = text.index("Move number 2:")
+    swapped = text[:second] + re.sub(r"to play (\d)(\d)", lambda m: f"to play {int(m[1]) % 6 + 1}{m[2]}",
+                                     text[second:], count=1)
+    monkeypatch.setattr(analyse, "gnubg_export_text", lambda mat, rules: swapped)
+    with pytest.raises(ExportMismatch, match="record of the rolls differs"):
+        analyse.analyse_match(rules_of(case), [Action.from_dict(data) for data in case["actions"]])
+
+
+def test_an_export_without_its_parts_is_refused() -> None:
+    from analysis.gnubg_record import ExportMismatch, parse_roll_verdicts, parse_statistics
+
+    text = (DATA / "gnubg_exports" / "match-3.txt").read_text()
+    with pytest.raises(ExportMismatch, match="no statistics table"):
+        parse_statistics(text[:text.index("Game statistics for game 1")])
+    with pytest.raises(ExportMismatch, match="no 'Rolled' line"):
+        parse_roll_verdicts(text.replace("Rolled 32 (+0.033):", "", 1))
+    assert parse_statistics(text)["Black"]["unforced"] > 0

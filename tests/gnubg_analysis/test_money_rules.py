@@ -86,3 +86,43 @@ def test_a_game_whose_cube_an_automatic_double_turned_is_not_cube_rated() -> Non
     assert doubled["cube_rated"] is False
     assert not any("cube_error" in entry for entry in doubled["actions"])
     assert next(entry["equity_loss"] for entry in doubled["actions"] if entry["kind"] == "play") == 0.0
+
+
+def test_an_automatic_double_leaves_gnubgs_play_and_luck_figures_as_they_are() -> None:
+    # The .mat cannot carry an automatic double, so gnubg analyses such a game with the cube at 1
+    # where it stood at 2 (centred). The site keeps gnubg's errors and luck all the same: in money
+    # play gnubg's equities are per unit of the cube, and a centred cube's value changes neither
+    # who may double nor the Jacoby rule (gammons count once the cube is owned, in gnubg as in
+    # the engine), so they are those of the game as played. Checked here through the binding:
+    # every legal play of every position of a money game, Jacoby on and off, at both values.
+    pytest.importorskip("gnubg")
+    from dataclasses import replace
+
+    from analysis.analyse import analyse_match
+    from analysis.gnubg_analysis import gnubg_board, gnubg_cube
+    from backgammon.engine.match import Phase, apply_action, new_match
+    from backgammon.gnubg_home import gnubg
+
+    opening = [Action.roll(3, 1), Action.play([(8, 5), (6, 5)]), Action.roll(6, 4),
+               Action.play([(24, 18), (13, 9)]), Action.roll(5, 2), Action.play([(13, 8), (13, 11)])]
+    plain = analyse_match(MatchRules(find_variant("MP"), 0), opening)
+    doubled = analyse_match(MatchRules(find_variant("MP"), 0, automatic_doubles=1), [Action.roll(3, 3), *opening])
+    figures = [(entry.get("luck"), entry.get("equity_loss")) for entry in plain["actions"]]
+    assert [(entry.get("luck"), entry.get("equity_loss")) for entry in doubled["actions"][1:]] == figures
+    assert any(luck for luck, _ in figures) and any(loss for _, loss in figures)
+
+    context = gnubg.evalcontext(1, 0, 0, 1, 0)
+    compared = 0
+    for jacoby in (False, True):
+        rules = MatchRules(find_variant("MP"), 0, jacoby=jacoby)
+        state = new_match(rules)
+        for data in CASE["actions"]:
+            if state.phase is Phase.MOVE and state.cube_owner is None and len(state.legal_plays()) > 1:
+                scores = [[round(entry["score"], 6) for entry in
+                           gnubg.findbestmoves(gnubg_board(state.position), gnubg_cube(replace(state, cube_value=value)),
+                                               context, state.dice)]
+                          for value in (1, 2)]
+                assert scores[0] == scores[1]
+                compared += 1
+            state = apply_action(state, Action.from_dict(data))
+    assert compared > 40

@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from analysis.models import GameAnalysis
+from analysis.report import analysis_report
 from analysis.services import analysis_request, analysis_run
 from backgammon.engine import decode_match_id
 from backgammon.models import Game
@@ -181,3 +182,28 @@ def test_a_missed_double_shows_beside_the_play_that_followed(alice: Any, bob: An
     assert f"No double</dt><dd class=\"replay__no-double\">gnubg: {missed['proper']} (missed double, -{missed['cube_error']:.3f})" in body
     assert "(missed double," not in page(alice_client, game, 1)  # Bob rolled rightly
     assert "No double</dt>" in page(alice_client, game, 1)
+
+
+def test_an_analysis_stored_before_gnubgs_figures_were_kept_still_shows(finished_game: Game, alice: Any,
+                                                                       alice_client: Client) -> None:
+    # Stored by the earlier analysis (its own figures, no "figures" key, no stored marks, a
+    # "cubeful" flag): the page and the API show it, with the summary recomputed from its entries
+    # by gnubg's thresholds, as before.
+    entries: list[dict[str, Any]] = []
+    for number, action in enumerate(finished_game.actions.order_by("number"), start=1):
+        kind = action.data["kind"]
+        entry: dict[str, Any] = {"kind": kind, "side": None, "game": 1}
+        if kind == "roll":
+            entry.update(side=(number // 2) % 2, luck=0.25)
+        elif kind == "play":
+            entry.update(side=((number - 1) // 2) % 2, equity_loss=0.07 if number == 2 else 0.0,
+                         best="13/7 8/7", choices=12, cubeful=True, win_black=0.5)
+        entries.append(entry)
+    analysis = GameAnalysis.objects.create(game=finished_game, status=GameAnalysis.Status.DONE, results={
+        "plies": 0, "actions": entries, "players": {}, "cube_rated": False})
+    body = page(alice_client, finished_game, 0)
+    assert "Equity lost" in body and "0.070" in body and "Best play</dt><dd>13/7 8/7" in body
+    assert "(bad)" in body  # more than 0.06: gnubg's "bad", computed on reading
+    api = analysis_report(finished_game, analysis)  # what the API answers
+    assert api["players"]["alice"]["errors"] == 1 and api["players"]["alice"]["error_rate"] > 0
+    assert api["actions"][1]["mark"] == "bad" and api["actions"][0]["luck"] == 0.25
