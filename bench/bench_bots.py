@@ -3,8 +3,9 @@
 For each level, two bots play a 5-point match (BP) against each other through the one public entry
 point, ``bots.decide``, on this process's main thread as the worker's bots do; every decision is
 timed, by kind: the roll or double, the play, the answer to a double (take, pass or beaver) and
-the answer to a resignation. Then the medium bots' match goes to gnubg's own analysis, in its own
-process as the worker runs it (``analysis.gnubg_cube.gnubg_export_text``), and that is timed too.
+the answer to a resignation. Then the medium bots' match is analysed as the worker analyses it
+(``analysis.isolated.analyse_isolated``: a process of its own, gnubg's ``analyse match`` of the
+.mat in another, its export read back, the chances for the chart), and that is timed too.
 The dice come from a seeded generator, so each run plays the same matches. Writes
 bench/results/bots.md.
 
@@ -33,11 +34,10 @@ import gamesite.testenv  # noqa: F401  (throwaway keys: no database or request i
 
 django.setup()
 
-from analysis.gnubg_cube import gnubg_export_text
-from backgammon.engine import Action, MatchState, PerSide, Phase, apply_action, new_match
+from analysis.isolated import analyse_isolated
+from backgammon.engine import Action, MatchState, Phase, apply_action, new_match
 from backgammon.engine.actions import ActionKind
 from backgammon.engine.match import MatchRules
-from backgammon.engine.matfile import export_mat
 from backgammon.engine.variants import find_variant
 from bots import decide
 
@@ -114,17 +114,16 @@ def report() -> list[str]:
                   f"p95 {_ms(p95)} ms, max {_ms(seconds[-1])} ms", flush=True)
     assert medium_match is not None
     rules, actions = medium_match
-    mat = export_mat(rules, actions, PerSide("gnubg-medium", "gnubg-medium-2"))
     started = time.perf_counter()
-    analysis = gnubg_export_text(mat, rules)
+    analysis = analyse_isolated(rules, actions)
     analysed = time.perf_counter() - started
     print(f"analysis of the medium bots' {MATCH_LENGTH}-point match ({len(actions)} actions): {analysed:.2f} s",
           flush=True)
     lines += [
         "",
-        (f"GNU Backgammon's analysis (0-ply, its own process, as the worker runs it) of the medium bots' "
-         f"{MATCH_LENGTH}-point match, {len(actions)} actions: **{analysed:.2f} s** "
-         f"({len(analysis.splitlines())} lines of gnubg's export)."),
+        (f"The analysis of the medium bots' {MATCH_LENGTH}-point match as the worker runs it (gnubg's own "
+         f"`analyse match` at 0-ply, its export read back, in processes of their own), {len(actions)} "
+         f"actions: **{analysed:.2f} s** ({len(analysis['actions'])} verdicts)."),
         "",
         "The analysis board (issue 30, item 5) does not exist yet: its answer time is not measured.",
     ]

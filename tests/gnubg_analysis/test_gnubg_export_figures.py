@@ -46,10 +46,12 @@ def gnubg_rolls(text: str) -> list[dict[str, Any]]:
         luck = re.search(r"^Rolled \d\d \(([-+][\d.]+)\):$", block, re.MULTILINE)
         played = re.search(r"^\*\s+.*?(?:\(([-+][\d.]+)\))?$", block[luck.end():] if luck else "", re.MULTILINE)
         best = re.search(r"^\*?\s+1\.\s+Cubeful 0-ply\s+(.+?)\s+Eq\.", block, re.MULTILINE)
+        chances = re.search(r"^\*\s+.*\n\s+([\d.]+) ", block, re.MULTILINE)
         assert luck is not None and played is not None, block
         rolls.append({"player": head[1], "dice": sorted((int(head[2]), int(head[3]))),
                       "luck": float(luck[1]), "error": abs(float(played[1] or 0)),
-                      "best": best[1] if best else None})
+                      "best": best[1] if best else None,
+                      "mover_wins": float(chances[1]) if chances else None})
     return rolls
 
 
@@ -105,6 +107,20 @@ def test_every_play_loses_what_gnubg_says(analysed: dict[str, Any]) -> None:
 def test_every_roll_has_gnubgs_luck(analysed: dict[str, Any]) -> None:
     for ours, gnubg in analysed["pairs"]:
         assert ours["roll"]["luck"] == pytest.approx(gnubg["luck"], abs=TOLERANCE)
+
+
+def test_the_charts_chances_are_gnubgs(analysed: dict[str, Any]) -> None:
+    # The one figure the site computes itself (the binding's cubeless 0-ply evaluation): Black's
+    # chance to win after each play, against gnubg's chance for the mover under its played line.
+    compared = 0
+    for ours, gnubg in analysed["pairs"]:
+        if gnubg["mover_wins"] is None:
+            continue  # a dance: gnubg shows no chances
+        mover_is_black = ours["state"].turn.name == "BLACK"
+        black = gnubg["mover_wins"] if mover_is_black else 1 - gnubg["mover_wins"]
+        assert ours["play"]["win_black"] == pytest.approx(black, abs=0.001)
+        compared += 1
+    assert compared > 20
 
 
 def test_every_cube_verdict_is_gnubgs(analysed: dict[str, Any]) -> None:
