@@ -59,11 +59,13 @@ def analyse_match(
         entries.append(_entry(state, action, after))
         decisions.add(state, action, done - 1, after)
         state = after
-        if progress is not None:
+        if progress is not None and done < len(actions):  # the last once gnubg's verdicts are in
             progress(done, len(actions))
     export = gnubg_export_text(export_mat(rules, actions, MAT_NAMES), rules)
     _read_plays_and_luck(entries, decisions, export)
     rated = _rate_cube_decisions(actions, entries, decisions, export)
+    if progress is not None:
+        progress(len(actions), len(actions))
     return {"plies": ANALYSIS_PLIES, "figures": FIGURES_SOURCE, "actions": entries,
             "players": _players(entries, export, decisions), "cube_rated": rated}
 

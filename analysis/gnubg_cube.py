@@ -10,7 +10,8 @@ read from gnubg's own ``analyse match`` (0-ply, as the checker plays), exported 
 - a roll whose player could have doubled carries a ``Cube analysis`` of that choice (rolling:
   a "no double"), with ``Alert: missed double (-0.154)!`` when rolling lost equity.
 
-Both show gnubg's ``Proper cube action``.
+Both show gnubg's ``Proper cube action``. The same export gives the checker plays' verdicts, the
+luck and the players' statistics, which ``analysis.gnubg_record`` reads.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 from backgammon.engine.game import MatchRules
 
-__all__ = ["CubeMismatch", "gnubg_cube_verdicts", "gnubg_export_text", "parse_cube_verdicts", "rules_arguments"]
+__all__ = ["CubeMismatch", "gnubg_export_text", "parse_cube_verdicts", "rules_arguments"]
 
 _ACTED = re.compile(r"^\* \S+ (doubles|accepts|rejects)\s*$", re.MULTILINE)
 _TO_PLAY = re.compile(r"\A\d+:\s+(\S+) to play (\d)(\d)\s*$", re.MULTILINE)
@@ -38,11 +39,6 @@ TIMEOUT_SECONDS = 300
 
 class CubeMismatch(ValueError):
     """gnubg's record of the decisions does not line up with the log's."""
-
-
-def gnubg_cube_verdicts(mat_text: str, rules: MatchRules) -> list[dict[str, Any]]:
-    """gnubg's decisions of the match in order, as ``parse_cube_verdicts`` reads them."""
-    return parse_cube_verdicts(gnubg_export_text(mat_text, rules))
 
 
 def rules_arguments(rules: MatchRules) -> list[str]:
