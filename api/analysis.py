@@ -57,7 +57,8 @@ class AnalysisAction(Schema):
     best: str | None = Field(
         description="gnubg's best play in the site's notation (13/9 13/10), or its cube action: "
         "double or roll for a double (or a roll where one was possible), take, drop or beaver for an answer.")
-    luck: float | None = Field(description="For a roll, what it gained over an average roll (EMG).")
+    luck: float | None = Field(description="For a roll, what it gained over an average roll (EMG), as gnubg "
+                               "rates it; null for a roll that a resignation or a timeout cut short.")
     position_id: str
     match_id: str
     xgid: str
