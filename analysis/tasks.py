@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django_tasks import task
 
-__all__ = ["ANALYSIS_QUEUE", "analyse_game"]
+__all__ = ["ANALYSIS_QUEUE", "analyse_game", "analyse_position_task"]
 
 ANALYSIS_QUEUE = "analysis"
 """The analyses' own queue (settings.TASKS), served by a worker of its own
@@ -17,3 +17,13 @@ def analyse_game(analysis_id: int) -> bool:
     from .services import analysis_run
 
     return analysis_run(analysis_id)
+
+
+@task()
+def analyse_position_task(analysis_id: int) -> bool:
+    """gnubg's answer for a position of the analysis board (position_services.position_analysis_run),
+    on the default queue: it takes milliseconds at 0-ply and a fraction of a second at 2-ply, as
+    a bot's decision does, where the analysis queue may be busy with a whole match for minutes."""
+    from .position_services import position_analysis_run
+
+    return position_analysis_run(analysis_id)
