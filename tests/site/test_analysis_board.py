@@ -104,8 +104,9 @@ def test_asking_queues_the_worker_and_the_page_polls_for_the_answer(alice_client
     answer = html.unescape(alice_client.get(poll).content.decode())
     assert "Thinking" not in answer and "hx-trigger" not in answer
     rows = re.findall(r"<tr><td>(\d+)</td><td>([^<]+)</td><td>([^<]+)</td>", answer)
-    assert rows[0][:2] == ("1", "24/15") and len(rows) == 14
-    assert "Cube: <strong>No double, take</strong>" in answer
+    assert rows[0][:2] == ("1", "24/15") and len(rows) == 14  # 12 shown, 2 under "The other 2 plays"
+    assert "The other 2 plays" in answer
+    assert "Cube before the roll: <strong>No double, take</strong>" in answer
     assert "Look deeper: 2-ply" in answer
     # Asked again by anyone, the kept answer shows at once.
     _, again = page(Client(), xgid=ROLLED, analyse="1")
