@@ -44,7 +44,7 @@ class PositionLimitReached(Rejected):
 def position_analysis_ask(state: MatchState, plies: int, *, user: Any = None, address: str = "") -> PositionAnalysis:
     """The row of this position's analysis at ``plies``, queued if it was not asked before (or
     failed, or was left by a killed worker); PositionLimitReached past the asker's share."""
-    from .tasks import analyse_position_task
+    from .tasks import analyse_position_task, position_queue
 
     xgid = encode_xgid(state_for_analysis(state))
     requester = f"user:{user.pk}" if user is not None and user.is_authenticated else f"address:{address or 'unknown'}"
@@ -71,7 +71,8 @@ def position_analysis_ask(state: MatchState, plies: int, *, user: Any = None, ad
                 analysis.refresh_from_db()
                 return analysis
             analysis.refresh_from_db()
-        transaction.on_commit(lambda: analyse_position_task.enqueue(analysis.pk))
+        queued = analyse_position_task.using(queue_name=position_queue(plies))
+        transaction.on_commit(lambda: queued.enqueue(analysis.pk))
     return analysis
 
 

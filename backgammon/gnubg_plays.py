@@ -44,8 +44,8 @@ def ranked_plays(state: MatchState, plies: int) -> list[RankedPlay]:
     """Every legal play of ``state`` (in its MOVE phase), best first; [] when none is legal."""
     if state.phase is not Phase.MOVE or state.dice is None:
         raise ValueError("Plays are ranked for a position with dice rolled")
-    count = len(legal_plays(state.position, state.dice))
-    if count == 0:
+    count = sum(1 for play in legal_plays(state.position, state.dice) if play.moves)
+    if count == 0:  # the engine's one empty play: no checker can move
         return []
     printed = ask_gnubg(state, plies, f"hint {count}")
     ranked = []

@@ -285,7 +285,7 @@ POSITION_ANALYSES_PER_MINUTE = env_int("POSITION_ANALYSES_PER_MINUTE", 20)
 if POSITION_ANALYSES_PER_MINUTE < 1:
     raise ImproperlyConfigured("POSITION_ANALYSES_PER_MINUTE must be at least 1.")
 POSITION_ANALYSIS_WAIT_SECONDS = env_int("POSITION_ANALYSIS_WAIT_SECONDS", 5)
-POSITION_ANALYSIS_STALE_SECONDS = env_int("POSITION_ANALYSIS_STALE_SECONDS", 60)
+POSITION_ANALYSIS_STALE_SECONDS = env_int("POSITION_ANALYSIS_STALE_SECONDS", 300)
 # Finished task rows (one per action's deadline, notice, bot move...) are pruned by the worker
 # (backgammon.task_pruning) once they are this many days old, in batches of rows per statement.
 TASK_RESULTS_KEEP_DAYS = env_int("TASK_RESULTS_KEEP_DAYS", 2)

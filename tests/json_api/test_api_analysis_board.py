@@ -50,6 +50,10 @@ def test_a_new_position_is_queued_then_answered_from_the_kept_result(
     assert body["cube"]["action"] == "No double, take"
     assert body["cube"]["no_double"] > body["cube"]["double_take"]
     assert DBTaskResult.objects.filter(task_path=TASK).count() == 1  # nothing asked again
+    with django_capture_on_commit_callbacks(execute=True):
+        alice_api.get("/analysis/position", xgid=START, dice="63", plies="2")
+    queues = DBTaskResult.objects.filter(task_path=TASK).order_by("enqueued_at").values_list("queue_name", flat=True)
+    assert list(queues) == ["default", "analysis"]  # a slow 2-ply never holds up the bots
 
 
 @override_settings(POSITION_ANALYSIS_WAIT_SECONDS=0)
@@ -117,6 +121,7 @@ def test_a_failed_analysis_answers_503_and_is_queued_afresh(alice_api: ApiClient
 @override_settings(POSITION_ANALYSIS_WAIT_SECONDS=30)
 def test_the_real_worker_answers_at_0_and_2_ply(alice_api: ApiClient, start_worker: WorkerStarter) -> None:
     start_worker()
+    start_worker(queue_name="analysis")  # 2-ply answers run there, behind no bot
     zero = alice_api.get("/analysis/position", xgid=START, dice="63")
     two = alice_api.get("/analysis/position", xgid=START, dice="63", plies="2")
     assert (zero.status_code, two.status_code) == (200, 200), (zero.json(), two.json())
