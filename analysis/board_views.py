@@ -22,10 +22,14 @@ from accounts.login_guard import client_address
 from backgammon.board_svg import Board, layout_board, point_links
 from backgammon.engine import (
     BAR,
+    OFF,
     EngineError,
     InvalidIdError,
+    Play,
     Side,
     encode_xgid,
+    format_play,
+    parse_play,
     state_for_analysis,
 )
 from backgammon.engine.game import MAX_CUBE
@@ -54,6 +58,7 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
     except (EngineError, ValueError) as refusal:
         error, status = str(refusal), 400
         setup, analyse = BoardSetup.starting(), False
+    shown = _shown_play(setup, query.get("show", ""))
     analysis = None
     if analyse and not setup.problem:
         try:
@@ -63,14 +68,17 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
             error, status = refusal.message, 429
     context = {
         "setup": setup,
-        "board": _board(setup, tool),
+        "board": _board(setup, tool, shown),
+        "shown": shown,
+        "shown_text": format_play(shown) if shown else "",
+        "unshow_url": _link(setup.xgid, tool=tool, analyse="1", plies=str(plies)),
         "tool": tool,
         "tools": [(choice, _link(setup.xgid, tool=choice)) for choice in Tool],
         "full": setup.full(tool),
         "error": error,
         "plies": plies,
         "analysis": analysis,
-        "answer": _answer_context(analysis),
+        "answer": _answer_context(analysis, setup, plies),
         "answer_url": _answer_url(setup, plies) if analysis else "",
         "analyse_url": _link(setup.xgid, tool=tool, analyse="1"),
         "deeper_url": _link(setup.xgid, tool=tool, analyse="1", plies="2"),
@@ -96,7 +104,8 @@ def analysis_board_answer(request: HttpRequest) -> HttpResponse:
     analysis = PositionAnalysis.objects.filter(xgid=xgid, plies=plies).first()
     if analysis is None:
         return HttpResponse("This position has not been asked for.", status=404, content_type="text/plain")
-    context = {"analysis": analysis, "answer": _answer_context(analysis), "plies": plies, "setup": setup,
+    context = {"analysis": analysis, "answer": _answer_context(analysis, setup, plies), "plies": plies,
+               "setup": setup,
                "answer_url": _answer_url(setup, plies),
                "deeper_url": _link(setup.xgid, analyse="1", plies="2"),
                "retry_url": _link(setup.xgid, analyse="1", plies=str(plies))}
@@ -162,11 +171,24 @@ def _answer_url(setup: BoardSetup, plies: int) -> str:
     return reverse("analysis:board_answer") + "?" + urlencode({"xgid": setup.xgid, "plies": str(plies)})
 
 
-def _board(setup: BoardSetup, tool: Tool) -> Board:
+def _shown_play(setup: BoardSetup, text: str) -> Play | None:
+    """The play named by ``?show=`` (one of the ranked plays' links), or None."""
+    if not text or len(text) > MAX_INPUT or setup.problem or not setup.dice.isdigit():
+        return None
+    state = setup.state()
+    try:
+        return parse_play(state.position, (int(setup.dice[0]), int(setup.dice[1])), text) if state.dice else None
+    except EngineError:
+        return None
+
+
+def _board(setup: BoardSetup, tool: Tool, shown: Play | None = None) -> Board:
+    """The set-up from Black's side, every point a set-up link; or, with a play shown, the
+    position after it with its moves marked (and nothing to click)."""
     position = setup.position
     dice: tuple[tuple[int, bool], ...] = ()
     if setup.dice.isdigit() and setup.dice != "00":
-        dice = ((int(setup.dice[0]), False), (int(setup.dice[1]), False))
+        dice = ((int(setup.dice[0]), shown is not None), (int(setup.dice[1]), shown is not None))
     black_on_roll = setup.on_roll is Side.BLACK
     value = 1 << setup.cube_log
     cube: tuple[int, str | None]
@@ -174,8 +196,14 @@ def _board(setup: BoardSetup, tool: Tool) -> Board:
         cube = (value * 2, "offered-mine" if black_on_roll else "offered-theirs")
     else:
         cube = (value, None if setup.cube_owner is None else "mine" if setup.cube_owner is Side.BLACK else "theirs")
-    board = layout_board(position, viewer=Side.BLACK, names=_NAMES, cube=cube,
-                         my_dice=dice if black_on_roll else (), their_dice=() if black_on_roll else dice)
+    my_dice, their_dice = (dice, ()) if black_on_roll else ((), dice)
+    if shown is not None:
+        after = shown.result if black_on_roll else shown.result.swapped()
+        steps = [_black_numbering(move.origin, move.destination, black_on_roll) for move in shown.moves]
+        return layout_board(after, viewer=Side.BLACK, names=_NAMES, cube=cube, my_dice=my_dice,
+                            their_dice=their_dice, steps=[step for step in steps if step is not None])
+    board = layout_board(position, viewer=Side.BLACK, names=_NAMES, cube=cube, my_dice=my_dice,
+                         their_dice=their_dice)
     verb = _TOOL_WORDS[tool]
     links = [
         (point, _link(setup.clicked(point, tool).xgid, tool=tool),
@@ -185,12 +213,24 @@ def _board(setup: BoardSetup, tool: Tool) -> Board:
     return replace(board, moves=point_links(position, links))
 
 
-def _answer_context(analysis: PositionAnalysis | None) -> dict[str, Any]:
+def _black_numbering(origin: int, destination: int, black_moved: bool) -> tuple[int, int] | None:
+    """A move in Black's numbering, for its marks; White's moves to or from the bar or off the
+    board have no mark on Black's side of the board (its bar half and tray are Black's)."""
+    if black_moved:
+        return origin, destination
+    if origin == BAR or destination == OFF:
+        return None
+    return 25 - origin, 25 - destination
+
+
+def _answer_context(analysis: PositionAnalysis | None, setup: BoardSetup, plies: int) -> dict[str, Any]:
     if analysis is None or analysis.status != PositionAnalysis.Status.DONE:
         return {}
     plays = analysis.result.get("plays", [])
     best = plays[0]["equity"] if plays else 0.0
     return {
-        "plays": [{**play, "loss": play["equity"] - best, "rank": rank} for rank, play in enumerate(plays, start=1)],
+        "plays": [{**play, "loss": play["equity"] - best, "rank": rank,
+                   "show_url": _link(setup.xgid, analyse="1", plies=str(plies), show=play["move"])}
+                  for rank, play in enumerate(plays, start=1)],
         "cube": analysis.result.get("cube"),
     }

@@ -103,11 +103,15 @@ def test_asking_queues_the_worker_and_the_page_polls_for_the_answer(alice_client
     run_queued()
     answer = html.unescape(alice_client.get(poll).content.decode())
     assert "Thinking" not in answer and "hx-trigger" not in answer
-    rows = re.findall(r"<tr><td>(\d+)</td><td>([^<]+)</td><td>([^<]+)</td>", answer)
-    assert rows[0][:2] == ("1", "24/15") and len(rows) == 14  # 12 shown, 2 under "The other 2 plays"
+    rows = re.findall(r'<tr><td>(\d+)</td><td><a href="([^"]+)"[^>]*>([^<]+)</a></td>', answer)
+    assert (rows[0][0], rows[0][2]) == ("1", "24/15") and len(rows) == 14  # 12 shown, 2 folded
     assert "The other 2 plays" in answer
     assert "Cube before the roll: <strong>No double, take</strong>" in answer
     assert "Look deeper: 2-ply" in answer
+    # A play's link shows the board after it, its moves marked, and nothing to click.
+    _, shown = page(alice_client, **{key: value[0] for key, value in parse_qs(urlsplit(rows[0][1]).query).items()})
+    assert "The board after <strong>24/15</strong>" in shown and not point_links(shown)
+    assert shown.count('outline-step outline-to') == 2  # 24/18/15: two steps
     # Asked again by anyone, the kept answer shows at once.
     _, again = page(Client(), xgid=ROLLED, analyse="1")
     assert "24/18 13/10" in again and PositionAnalysis.objects.count() == 1
