@@ -23,6 +23,7 @@ import time
 from collections import defaultdict
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -98,11 +99,10 @@ def report() -> list[str]:
         "| level | decision | count | mean ms | p95 ms | max ms |",
         "|---|---|---:|---:|---:|---:|",
     ]
-    medium_match: tuple[MatchRules, list[Action]] | None = None
+    matches: dict[str, tuple[MatchRules, list[Action]]] = {}
     for level in LEVELS:
         rules, actions, times = play_match(level)
-        if level == "medium":
-            medium_match = (rules, actions)
+        matches[level] = (rules, actions)
         for kind in _DECISIONS.values():
             seconds = sorted(times.get(kind, []))
             if not seconds:
@@ -112,8 +112,7 @@ def report() -> list[str]:
                          f"{_ms(p95)} | {_ms(seconds[-1])} |")
             print(f"{level:>6} {kind:<22} {len(seconds):4d} decisions, mean {_ms(statistics.fmean(seconds))} ms, "
                   f"p95 {_ms(p95)} ms, max {_ms(seconds[-1])} ms", flush=True)
-    assert medium_match is not None
-    rules, actions = medium_match
+    rules, actions = matches["medium"]
     started = time.perf_counter()
     analysis = analyse_isolated(rules, actions)
     analysed = time.perf_counter() - started
@@ -125,7 +124,25 @@ def report() -> list[str]:
          f"`analyse match` at 0-ply, its export read back, in processes of their own), {len(actions)} "
          f"actions: **{analysed:.2f} s** ({len(analysis['actions'])} verdicts)."),
     ]
-    return lines + board_report(rules, actions)
+    return lines + skill_report(matches, analysis) + board_report(rules, actions)
+
+
+def skill_report(matches: dict[str, tuple[MatchRules, list[Action]]], medium: dict[str, Any]) -> list[str]:
+    """How well each level plays, as gnubg's analysis (0-ply) rates its match: the checker plays'
+    error rate (mEMG lost per unforced play) and PR of both bots, and their cube errors."""
+    lines = ["", "Each level's match as gnubg's analysis (0-ply) rates both of its bots:", "",
+             "| level | unforced plays | error rate (mEMG) | PR | very bad plays | cube decisions | cube equity lost |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for level, (rules, actions) in matches.items():
+        players = (medium if level == "medium" else analyse_isolated(rules, actions))["players"]
+        rows = [players[side] for side in ("black", "white")]
+        unforced = sum(row["unforced"] for row in rows)
+        lost = sum(row["error_rate"] * row["unforced"] for row in rows) / max(1, unforced)
+        line = (f"| {level} | {unforced} | {lost:.1f} | {lost / 2:.1f} | {sum(row['blunders'] for row in rows)} | "
+                f"{sum(row['cube_decisions'] for row in rows)} | {sum(row['cube_lost'] for row in rows):.3f} |")
+        lines.append(line)
+        print(line, flush=True)
+    return lines
 
 
 BOARD_POSITIONS = 60
