@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 import time_machine
-from tests.site.gamebuilder import scripted_dice
 
 from backgammon.models import Challenge, Game
+from tests.site.gamebuilder import scripted_dice
 
 pytestmark = pytest.mark.django_db
 
