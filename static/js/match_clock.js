@@ -8,6 +8,7 @@
   "use strict";
   var WARN_MS = 10000;
   var timer = null;
+  var shown = null; // the clocks element being counted: only a new one (a new region) restarts
 
   function pad(number) { return (number < 10 ? "0" : "") + number; }
 
@@ -22,9 +23,13 @@
   }
 
   function start() {
+    var box = document.querySelector("[data-match-clock]");
+    // Other regions settle too (the menu counts, a poll answered "nothing new"): the count goes
+    // on unless the clocks themselves were replaced.
+    if (box === shown) return;
+    shown = box;
     if (timer !== null) window.clearInterval(timer);
     timer = null;
-    var box = document.querySelector("[data-match-clock]");
     if (!box) return;
     var data;
     try { data = JSON.parse(box.getAttribute("data-match-clock")); } catch (error) { return; }
