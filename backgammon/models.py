@@ -91,6 +91,12 @@ def _time_label(row: Challenge | Game) -> str:
     return time_limit_label(row.time_limit)
 
 
+def _time_words(row: Challenge | Game) -> str:
+    """E.g. "3 days per move", or "live, 12 s + 7 min" (a live clock is not per move)."""
+    label = _time_label(row)
+    return label if row.live_reserve_s is not None else f"{label} per move"
+
+
 class Challenge(models.Model):
     """An invitation to play: the challenger (Black in the game) names an opponent and the rules.
 
@@ -171,6 +177,10 @@ class Challenge(models.Model):
     @property
     def time_limit_label(self) -> str:
         return _time_label(self)
+
+    @property
+    def time_words(self) -> str:
+        return _time_words(self)
 
     def time_control(self) -> TimeControl:
         return _time_control(self)
@@ -371,6 +381,10 @@ class Game(models.Model):
     @property
     def time_limit_label(self) -> str:
         return _time_label(self)
+
+    @property
+    def time_words(self) -> str:
+        return _time_words(self)
 
     def time_control(self) -> TimeControl:
         return _time_control(self)

@@ -189,3 +189,11 @@ def test_a_correspondence_challenge_does_not_lapse(alice: Any, bob: Any, monkeyp
     with at(86400):
         assert not challenge_expire(challenge_id=challenge.pk)
         assert challenge_accept(challenge_id=challenge.pk, actor=bob).status == Game.Status.ACTIVE
+
+
+def test_a_live_challenge_is_described_as_live_not_per_move(alice: Any, bob: Any) -> None:
+    live = challenge_create(challenger=alice, opponent="bob", variant="BP", time_limit=timedelta(days=3),
+                            time_control=RAPID_5)
+    by_mail = challenge_create(challenger=alice, opponent="bob", variant="BX", time_limit=timedelta(days=3))
+    assert live.time_words == "live, 12 s + 5 min"
+    assert by_mail.time_words == "3 days per move"
