@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import time_machine
@@ -24,6 +25,7 @@ from backgammon.engine import Action, TimeControl
 from backgammon.models import Game
 from tests.e2e.conftest import TabMaker
 from tests.e2e.scenes import cast
+from tests.e2e.test_accessibility_e2e import axe_tab, blocking_violations, report  # noqa: F401
 from tests.site.gamebuilder import act, scripted_dice, start_game
 from tests.site.worker_process import WorkerStarter, start_worker  # noqa: F401
 
@@ -89,3 +91,20 @@ def test_a_live_match_between_two_pages_ends_on_time(
     assert timeout.created_at - finished.actions.get(number=finished.action_count - 1).created_at < timedelta(
         seconds=2 + 12 + 1
     )
+
+
+def test_the_live_game_page_and_new_game_have_no_serious_violation(
+    axe_tab: Any, transactional_db: None, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(who.alice, who.bob, "BP", match_length=5, time_control=TimeControl.live(12, 300))
+    found = {}
+    for url, width, height in ((f"/games/{game.pk}/", 390, 844), (f"/games/{game.pk}/", 1280, 800),
+                               ("/games/new/", 390, 844)):
+        tab = axe_tab(who.alice, width, height)
+        tab.goto(url)
+        violations = blocking_violations(tab)
+        if violations:
+            found[f"{url} {width}"] = violations
+    assert not found, report(found)
