@@ -197,3 +197,15 @@ def test_a_live_challenge_is_described_as_live_not_per_move(alice: Any, bob: Any
     by_mail = challenge_create(challenger=alice, opponent="bob", variant="BX", time_limit=timedelta(days=3))
     assert live.time_words == "live, 12 s + 5 min"
     assert by_mail.time_words == "3 days per move"
+
+
+def test_staff_ending_a_live_game_stops_its_clock(game: Game, bob: Any, admin_user: Any) -> None:
+    from backgammon.services import game_abort
+
+    with at(100):
+        game_abort(game_id=game.pk, staff=admin_user, reason="testing the clock")
+    game.refresh_from_db()
+    clock = game.match_clock()
+    assert clock is not None and clock.running is None
+    assert clock.reading(T0 + timedelta(days=1)) == clock.reading(T0 + timedelta(seconds=100))
+    assert clock.reserve_ms.black == 300_000 - (100 - 12) * 1000
