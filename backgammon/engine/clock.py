@@ -44,8 +44,11 @@ _MS = timedelta(milliseconds=1)
 
 CORRESPONDENCE_PER_MOVE_RANGE_S = (60, 14 * 24 * 3600)
 """A correspondence move: one minute to 14 days (ItsYourTurn's longest limit)."""
-LIVE_DELAY_RANGE_S = (0, 60)
-"""A live turn's delay: none (a pure reserve) to a minute."""
+LIVE_DELAY_RANGE_S = (2, 60)
+"""A live turn's delay: 2 seconds to a minute. Never less than 2 s, because the delay is what pays
+for the network: a move reaches the opponent's page in a fifth of a second (the median measured
+between two browsers) and the answer travels back as fast, so with 2 s even a slow connection
+costs no reserve the player did not spend thinking."""
 LIVE_RESERVE_RANGE_S = (30, 3 * 3600)
 """A live reserve: 30 s (one Blitz point) to 3 hours (more than a 25-point match at Standard's
 2 minutes a point, 50 minutes, leaves room for slower custom clocks, and a match on a web page

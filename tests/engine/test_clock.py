@@ -28,7 +28,7 @@ START = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 BLACK, WHITE = Side.BLACK, Side.WHITE
 
 sides = st.sampled_from([BLACK, WHITE])
-delays = st.integers(0, 60)
+delays = st.integers(2, 60)
 reserves = st.integers(30, 3 * 3600)
 # Steps of up to five minutes, to the millisecond.
 steps = st.integers(0, 300_000).map(lambda ms: timedelta(milliseconds=ms))
@@ -53,6 +53,8 @@ def test_the_presets_scale_the_reserve_with_the_match() -> None:
     [
         ({"kind": "live", "delay_s": 12, "reserve_s": 10}, "reserve_s must be a whole number of seconds from 30"),
         ({"kind": "live", "delay_s": 61, "reserve_s": 300}, "delay_s must be"),
+        # under 2 s the network would cost reserve: the delay is what pays for it
+        ({"kind": "live", "delay_s": 1, "reserve_s": 300}, "delay_s must be a whole number of seconds from 2 to 60"),
         ({"kind": "live", "delay_s": 12.5, "reserve_s": 300}, "delay_s must be a whole number"),
         ({"kind": "live", "delay_s": True, "reserve_s": 300}, "delay_s must be a whole number"),
         ({"kind": "live", "delay_s": 12}, "exactly: delay_s, kind, reserve_s"),

@@ -24,10 +24,10 @@ def test_the_worker_ends_the_match_within_a_second_of_the_reserves_end(
     # The sweep an hour apart: only the reserve's own task can be in time.
     start_worker(DEADLINE_SWEEP_SECONDS="3600")
     time.sleep(2)  # the worker's start-up (gnubg loaded) is not what is measured
-    # The match began 28 s ago, with no delay and the shortest reserve (30 s): its opener's
+    # The match began 30 s ago, with the shortest delay (2 s) and reserve (30 s): its opener's
     # reserve runs out 2 s from now.
-    with time_machine.travel(timezone.now() - timedelta(seconds=28), tick=True):
-        game = start_game(alice, bob, "BP", match_length=1, time_control=TimeControl.live(0, 30))
+    with time_machine.travel(timezone.now() - timedelta(seconds=30), tick=True):
+        game = start_game(alice, bob, "BP", match_length=1, time_control=TimeControl.live(2, 30))
     flag = game.deadline
     assert flag is not None and flag > timezone.now()
 
