@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from backgammon.models import Game
 
-__all__ = ["GameAnalysis"]
+__all__ = ["GameAnalysis", "PositionAnalysis"]
 
 
 class GameAnalysis(models.Model):
@@ -48,3 +48,39 @@ class GameAnalysis(models.Model):
     @property
     def percent(self) -> int:
         return 100 * self.done // self.total if self.total else 0
+
+
+class PositionAnalysis(models.Model):
+    """gnubg's answer for one position of the analysis board at one depth, filled in by the
+    worker and kept: whoever asks again for the same position (the same XGID) reads this row.
+
+    ``result`` is ``position_board.analyse_position``'s output: the ranked plays for the roll and
+    the cube decision before it. ``requested_from`` names who asked first (``user:<id>`` or
+    ``address:<ip>``), for the per-player limit of new analyses.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    xgid = models.CharField(max_length=80, help_text="the position as the site writes its XGID")
+    plies = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    result = models.JSONField(default=dict, blank=True)
+    failure = models.CharField(max_length=500, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_from = models.CharField(max_length=80)
+    requested_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "position analyses"
+        constraints = (models.UniqueConstraint(fields=["xgid", "plies"], name="one_analysis_per_position_and_depth"),)
+        indexes = (models.Index(fields=["requested_from", "requested_at"], name="position_asked_by_when"),)
+
+    def __str__(self) -> str:
+        return f"{self.xgid} at {self.plies}-ply ({self.status})"

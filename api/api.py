@@ -19,6 +19,7 @@ from ninja.openapi.docs import Swagger
 
 from api import schemas
 from api.analysis import router as analysis_router
+from api.analysis_board import router as analysis_board_router
 from api.auth import BearerToken, throttles
 from api.bodies import NoNulJsonParser
 from api.challenge_json import challenge_json, challenge_time_control, challenge_time_limit
@@ -76,6 +77,7 @@ api.add_router("", notes_and_watching_router)
 api.add_router("", players_router)
 api.add_router("", push_router)
 api.add_router("", analysis_router)
+api.add_router("", analysis_board_router)
 
 _ERRORS = schemas.ERRORS
 _ACTION_NAMES = {"accept": "accept_resign", "reject": "reject_resign"}

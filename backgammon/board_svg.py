@@ -44,6 +44,7 @@ __all__ = [
     "describe",
     "layout_board",
     "mirrored",
+    "point_links",
     "point_rect",
 ]
 
@@ -431,6 +432,20 @@ def _move_targets(position: Position, links: Sequence[MoveLink]) -> list[MoveTar
         targets.append(MoveTarget(link.href, move_label(link), area, area.x + area.width // 2, ring_y,
                                   point_rect(link.destination), link.origin))
     return targets
+
+
+def point_links(position: Position, links: Sequence[tuple[int, str, str]]) -> tuple[MoveTarget, ...]:
+    """Clickable points (the analysis board's set-up): each (point, href, label) makes the whole
+    point (or the viewer's half of the bar) a link, ringed at its top checker, or where the first
+    would stand on an empty point. ``replace(board, moves=...)`` puts them on a laid-out board."""
+    targets = []
+    for point, href, label in links:
+        area = point_rect(point)
+        shown = position.bar()[0] if point == BAR else position.mine[point - 1] or position.theirs[24 - point]
+        slot = max(0, min(shown, SHOWN_IN_STACK) - 1)
+        ring_y = _bar_slot_y(True, slot) if point == BAR else _slot_y(point, slot)
+        targets.append(MoveTarget(href, label, area, area.x + area.width // 2, ring_y, area, point))
+    return tuple(targets)
 
 
 def changed_points(before: Position, after: Position) -> frozenset[int]:

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from backgammon.engine import MatchState, Phase
-from backgammon.gnubg_bridge import GNUBG_LOCK, Strength  # loads on the main thread only
-from backgammon.gnubg_text import gnubg_commands
+from backgammon.gnubg_bridge import Strength  # loads on the main thread only
+from backgammon.gnubg_state import ask_gnubg
 
 __all__ = [
     "CubeAnswer",
@@ -37,20 +36,6 @@ __all__ = [
     "take_answer",
 ]
 
-# Before every question, as other code in the process (tests, tools) may change them: no user
-# interface to wait for (with threads of its own gnubg's ``hint`` waits for ever), nobody playing
-# for gnubg, nothing rolled, moved or sounded by itself. Each costs some 0.1 ms.
-_SETTINGS = (
-    "set threads 1",
-    "set display off",
-    "set sound enable off",
-    "set player 0 human",
-    "set player 1 human",
-    "set automatic roll off",
-    "set automatic move off",
-    "set automatic bearoff off",
-)
-_started = False
 _EQUITY_LINE = re.compile(r"^\s*\d\.\s+(\S.*?)\s+([+-]\d+\.\d+)", re.MULTILINE)
 _PROPER = re.compile(r"^Proper cube action:\s*(.+?)(?:\s+\([\d.]+%\))?\s*$", re.MULTILINE)
 _EVAL_ROW = re.compile(r"^\s*(?:static|\d+ ply):((?:\s+[+-]?\d+\.\d+){7})\s*$", re.MULTILINE)
@@ -86,40 +71,6 @@ class CubeVerdict:
         return CubeAnswer.DROP if word.startswith("pass") else CubeAnswer.TAKE
 
 
-def _settings() -> list[str]:
-    global _started
-    commands = list(_SETTINGS)
-    if not _started:  # a match for ``set matchid`` to set up
-        commands.append("new match 1")
-        _started = True
-    return commands
-
-
-def _refuse_off_main_thread(plies: int) -> None:
-    if plies and threading.current_thread() is not threading.main_thread():
-        raise RuntimeError(
-            f"gnubg evaluates at {plies}-ply only on the main thread (it crashes elsewhere)"
-        )
-
-
-def _ask(state: MatchState, plies: int, command: str) -> str:
-    """Set ``state`` (the player on turn about to roll) in gnubg and run ``command``."""
-    _refuse_off_main_thread(plies)
-    with GNUBG_LOCK:
-        printed = gnubg_commands(
-            [
-                *_settings(),
-                f"set beavers {1 if state.rules.money and state.rules.beavers else 0}",
-                f"set evaluation cubedecision eval plies {plies}",
-                f"set evaluation chequerplay eval plies {plies}",
-                f"set matchid {state.match_id()}",
-                f"set board {state.position.id}",
-                command,
-            ]
-        )
-    return printed[-1]
-
-
 def _before_the_roll(state: MatchState) -> MatchState:
     """The state as the doubler saw it before doubling (a pending double taken back)."""
     if state.phase is Phase.TAKE_OR_DROP:
@@ -135,7 +86,7 @@ def cube_verdict(state: MatchState, plies: int) -> CubeVerdict | None:
     """gnubg's cube analysis of the pending or possible double of the player on turn; None
     where gnubg holds the cube dead (in a match, a single win already gives the doubler the
     match: doubling only gives the opponent a chance that dropping would throw away)."""
-    text = _ask(_before_the_roll(state), plies, "hint")
+    text = ask_gnubg(_before_the_roll(state), plies, "hint")
     if not text.strip():
         return None  # gnubg said "You cannot double." (on stderr)
     equities: dict[str, float] = {}
@@ -154,7 +105,7 @@ def cube_verdict(state: MatchState, plies: int) -> CubeVerdict | None:
 
 def cubeful_equity(state: MatchState, plies: int) -> float:
     """gnubg's cubeful equity of the player on turn, about to roll (per current cube)."""
-    text = _ask(state, plies, "eval")
+    text = ask_gnubg(state, plies, "eval")
     rows = _EVAL_ROW.findall(text)
     if not rows:
         raise RuntimeError(f"gnubg gave no evaluation for {state.position.id} {state.match_id()}")

@@ -277,6 +277,15 @@ if ANALYSES_PER_PLAYER < 1:
 ANALYSIS_STALE_SECONDS = env_int("ANALYSIS_STALE_SECONDS", 120)
 if ANALYSIS_STALE_SECONDS < 2:
     raise ImproperlyConfigured("ANALYSIS_STALE_SECONDS must be at least 2.")
+# The analysis board (analysis/position_services.py): new positions one player (or one address,
+# for a visitor) may have analysed in any minute (those analysed already answer at once), how long
+# a page or API call waits for the worker's answer before saying it is still coming, and how long a
+# queued or running one may stay so before asking again queues it afresh (its worker was killed).
+POSITION_ANALYSES_PER_MINUTE = env_int("POSITION_ANALYSES_PER_MINUTE", 20)
+if POSITION_ANALYSES_PER_MINUTE < 1:
+    raise ImproperlyConfigured("POSITION_ANALYSES_PER_MINUTE must be at least 1.")
+POSITION_ANALYSIS_WAIT_SECONDS = env_int("POSITION_ANALYSIS_WAIT_SECONDS", 5)
+POSITION_ANALYSIS_STALE_SECONDS = env_int("POSITION_ANALYSIS_STALE_SECONDS", 300)
 # Finished task rows (one per action's deadline, notice, bot move...) are pruned by the worker
 # (backgammon.task_pruning) once they are this many days old, in batches of rows per statement.
 TASK_RESULTS_KEEP_DAYS = env_int("TASK_RESULTS_KEEP_DAYS", 2)

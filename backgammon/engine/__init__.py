@@ -31,13 +31,14 @@ if TYPE_CHECKING:
     from .notation import *
     from .plays import *
     from .position_id import *
+    from .setup import *
     from .turn import *
     from .variants import *
     from .xgid import *
 
 _SUBMODULES = (
     "board", "errors", "position_id", "variants", "movegen", "plays", "notation", "turn",
-    "actions", "game", "match", "match_id", "match_json", "matfile", "dice", "xgid", "clock",
+    "actions", "game", "match", "match_id", "match_json", "matfile", "dice", "xgid", "setup", "clock",
 )
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from .board import Layout, Side
 from .match import MatchState, Phase
 
-__all__ = ["encode_xgid"]
+__all__ = ["encode_xgid", "xgid_position_text"]
 
 MAX_CUBE_LOG2 = 10
 _BAR = 24
@@ -36,7 +36,7 @@ def encode_xgid(state: MatchState) -> str:
     board = state.position_for(Side.BLACK)
     cube_value, cube_owner = _cube_before_the_offer(state)
     fields = [
-        _position_text(board.mine, board.theirs),
+        xgid_position_text(board.mine, board.theirs),
         str(cube_value.bit_length() - 1),
         _cube_position(cube_owner),
         "1" if state.on_roll is Side.BLACK else "-1",
@@ -57,7 +57,7 @@ def _rules_flags(state: MatchState) -> int:
     return int(rules.jacoby) + 2 * int(rules.beavers)
 
 
-def _position_text(x_side: Layout, o_side: Layout) -> str:
+def xgid_position_text(x_side: Layout, o_side: Layout) -> str:
     """O's bar, X's points 1..24 (O's checkers there are on O's point 25 - p), X's bar."""
     cells = [_count_char(o_side[_BAR], upper=False)]
     for point in range(1, 25):

@@ -1,6 +1,6 @@
 """The game fits every screen (issue 28, item 1): at each size a player uses, on first load and
 with no scrolling in any direction, the whole board and the button for the next thing to do are
-inside the window, in every phase of the game, in the replay, a watched game and the tutorial;
+inside the window, in every phase of the game, in the replay, a watched game, the tutorial and the analysis board;
 points are targets a finger can hit and buttons are at least 44 px square."""
 
 from __future__ import annotations
@@ -97,13 +97,14 @@ def test_each_phase_of_the_game_fits_every_screen(name: str, tab_for: TabMaker, 
         check_fit(tab, f"{name} {width}x{height}", buttons_expected=name not in WAITING)
 
 
-def test_the_replay_and_the_tutorial_fit_every_screen(tab_for: TabMaker, transactional_db: None,
+def test_the_replay_the_tutorial_and_the_analysis_board_fit_every_screen(tab_for: TabMaker, transactional_db: None,
                                                       screenshot: Shot) -> None:
     game = played_out_game()
     tab = tab_for(SIZES[0][0], cast().alice, SIZES[0][1])
     for width, height in SIZES:
         tab.set_viewport_size({"width": width, "height": height})
-        for where, url in (("replay", f"/games/{game.pk}/replay/?step=3"), ("tutorial", "/help/tutorial/1/")):
+        for where, url in (("replay", f"/games/{game.pk}/replay/?step=3"), ("tutorial", "/help/tutorial/1/"),
+                           ("analysis board", "/analysis/board/")):
             tab.goto(url)
             expect(tab.locator("svg.board")).to_be_visible()
             if SHOTS:
