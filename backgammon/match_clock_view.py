@@ -61,9 +61,8 @@ def live_clocks(game: Game, names: PerSide[str], at: datetime) -> LiveClocks | N
         return None
     reading = clock.reading(at)
     running = clock.running if game.is_active else None
-    faces = tuple(
-        ClockFace(side.name.lower(), names[side], reading[side], running is side) for side in (Side.BLACK, Side.WHITE)
-    )
+    black, white = (ClockFace(side.name.lower(), names[side], reading[side], running is side)
+                    for side in (Side.BLACK, Side.WHITE))
     delay_left = clock.delay_left_ms(at) if running is not None else 0
     data = {
         "black_ms": reading.black,
@@ -72,4 +71,4 @@ def live_clocks(game: Game, names: PerSide[str], at: datetime) -> LiveClocks | N
         "delay_left_ms": delay_left,
         "at": at.isoformat(),
     }
-    return LiveClocks(faces, delay_left, data)  # type: ignore[arg-type]
+    return LiveClocks((black, white), delay_left, data)
