@@ -22,7 +22,7 @@ from api.analysis import router as analysis_router
 from api.analysis_board import router as analysis_board_router
 from api.auth import BearerToken, throttles
 from api.bodies import NoNulJsonParser
-from api.challenge_json import challenge_json, challenge_time_limit
+from api.challenge_json import challenge_json, challenge_time_control, challenge_time_limit
 from api.errors import install_error_handlers
 from api.game_json import game_json
 from api.ladders import router as ladders_router
@@ -190,7 +190,9 @@ def act(request: HttpRequest, game_id: int, body: schemas.ActionIn) -> Any:
 
 @api.post("/challenges", response={201: schemas.ChallengeOut, **_ERRORS})
 def challenge(request: HttpRequest, body: schemas.ChallengeIn) -> Any:
-    """Challenge a player; ``time_limit_hours`` and ``rated`` default to the site's (72 h, rated)."""
+    """Challenge a player; ``time_limit_hours`` and ``rated`` default to the site's (72 h, rated).
+    A live ``time_control`` makes a live challenge, which expires unanswered after 2 minutes."""
+    control = challenge_time_control(body.time_limit_hours, body.time_control)
     made = challenge_create(
         challenger=request.auth,
         opponent=body.opponent,
@@ -203,6 +205,7 @@ def challenge(request: HttpRequest, body: schemas.ChallengeIn) -> Any:
         beavers=body.beavers,
         automatic_doubles=body.automatic_doubles,
         stake=body.stake,
+        time_control=control,
     )
     return Status(201, challenge_json(made))
 

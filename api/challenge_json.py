@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from backgammon.engine import find_variant
+from backgammon.engine import InvalidTimeControlError, TimeControl, find_variant
 from backgammon.models import DEFAULT_TIME_LIMIT, Challenge
 from backgammon.services import ChallengeRejected
 
-__all__ = ["challenge_json", "challenge_time_limit"]
+__all__ = ["challenge_json", "challenge_time_control", "challenge_time_limit"]
 
 
 def challenge_json(challenge: Challenge) -> dict[str, Any]:
@@ -22,6 +22,7 @@ def challenge_json(challenge: Challenge) -> dict[str, Any]:
         # As in GAME: 1 for a single game, 0 for money play.
         "match_length": challenge.match_length or (0 if variant.money else 1),
         "time_limit_hours": challenge.time_limit.total_seconds() / 3600,
+        "time_control": challenge.time_control().to_dict(),
         "rated": challenge.rated,
         "message": challenge.message,
         "status": challenge.status,
@@ -37,3 +38,16 @@ def challenge_time_limit(hours: float | None) -> timedelta:
     if not 0 < hours < 24 * 365:
         raise ChallengeRejected("Choose a time limit per move from the site's list, e.g. 24 or 72 hours")
     return timedelta(seconds=round(hours * 3600))
+
+
+def challenge_time_control(hours: float | None, control: Any) -> TimeControl | None:
+    """The time control of a request that may name ``time_limit_hours`` or ``time_control`` (a
+    schema already checked against the ranges), not both; None when it names neither."""
+    if control is None:
+        return None
+    if hours is not None:
+        raise ChallengeRejected("Give either time_limit_hours or time_control, not both")
+    try:
+        return TimeControl.from_dict(control.dict())
+    except InvalidTimeControlError as refusal:
+        raise ChallengeRejected(str(refusal)) from None

@@ -6,9 +6,11 @@ replays a match or changes one.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
 
 from backgammon.engine import PerSide, Position, Side
 from backgammon.engine.match import MatchState, Phase
@@ -16,7 +18,7 @@ from backgammon.engine.notation import format_play
 from backgammon.models import Game
 from backgammon.move_records import GameRecord, game_records, logged_actions, messages_shown_to
 
-__all__ = ["game_json", "status_word"]
+__all__ = ["clock_json", "game_json", "status_word"]
 
 _RESIGN_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
 
@@ -103,6 +105,21 @@ def _moves(records: list[GameRecord]) -> list[dict[str, Any]]:
     ]
 
 
+def clock_json(game: Game, at: datetime) -> dict[str, Any] | None:
+    """A live game's clock read at ``at`` (the server's instant of the answer); None by correspondence."""
+    clock = game.match_clock()
+    if clock is None:
+        return None
+    reading = clock.reading(at)
+    return {
+        "black_ms": reading.black,
+        "white_ms": reading.white,
+        "running": None if clock.running is None else clock.running.name.lower(),
+        "at": at.isoformat(),
+        "delay_left_ms": clock.delay_left_ms(at),
+    }
+
+
 def game_json(game: Game, *, viewer: Any) -> dict[str, Any]:
     """The contract's GAME for ``game`` as ``viewer`` may see it (messages only for its players)."""
     state = game.state()
@@ -141,6 +158,8 @@ def game_json(game: Game, *, viewer: Any) -> dict[str, Any]:
         "game_number": state.game_number,
         "rated": game.rated,
         "deadline": None if game.deadline is None else game.deadline.isoformat(),
+        "time_control": game.time_control().to_dict(),
+        "clock": clock_json(game, timezone.now()),
         "moves": _moves(records),
         "mat_url": reverse("api-1:game_mat", args=[game.pk]),
     }

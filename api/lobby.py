@@ -14,7 +14,7 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
 from api import schemas
-from api.challenge_json import challenge_time_limit
+from api.challenge_json import challenge_time_control, challenge_time_limit
 from backgammon.engine import find_variant
 from backgammon.lobby_limits import LOBBY_TOO_FAST, lobby_write_refused
 from backgammon.models import AutoMatchRequest, Challenge
@@ -43,6 +43,7 @@ class OpenChallengeIn(Schema):
     variant: str = Field(description="BX BP BA BN BR BS BO B9 or MP.")
     match_length: int | None = Field(None, description="BP BS BO B9 only (default 5, 9 for B9).")
     time_limit_hours: float | None = Field(None, description="Per move; the site's list, default 72.")
+    time_control: schemas.TimeControl | None = Field(None, description="In place of time_limit_hours.")
     rated: bool = True
     message: str = ""
     jacoby: bool = False
@@ -58,7 +59,8 @@ class OpenChallengeOut(Schema):
     challenger: str
     variant: str
     match_length: int = Field(description="1 for a single game, 0 for money play.")
-    time_limit_hours: float
+    time_limit_hours: float = Field(description="Per move; a live offer's delay plus reserve.")
+    time_control: schemas.TimeControl
     rated: bool
     message: str
     min_rating: int | None
@@ -133,6 +135,7 @@ def waiting_room(request: HttpRequest, filters: Query[RoomFilters]) -> Any:
             "variant": row.challenge.variant,
             "match_length": _written_length(row.challenge),
             "time_limit_hours": row.challenge.time_limit.total_seconds() / 3600,
+            "time_control": row.challenge.time_control().to_dict(),
             "rated": row.challenge.rated,
             "message": row.challenge.message,
             "min_rating": row.challenge.min_rating,
@@ -150,6 +153,7 @@ def waiting_room_add(request: HttpRequest, body: OpenChallengeIn) -> Any:
     length = body.match_length
     if body.variant.strip().upper() not in MATCH_VARIANTS and length in (0, 1):
         length = None
+    control = challenge_time_control(body.time_limit_hours, body.time_control)
     made = open_challenge_create(
         challenger=request.auth,
         variant=body.variant,
@@ -163,6 +167,7 @@ def waiting_room_add(request: HttpRequest, body: OpenChallengeIn) -> Any:
         stake=body.stake,
         min_rating=body.min_rating,
         max_rating=body.max_rating,
+        time_control=control,
     )
     return Status(201, {
         "id": made.pk,
@@ -170,6 +175,7 @@ def waiting_room_add(request: HttpRequest, body: OpenChallengeIn) -> Any:
         "variant": made.variant,
         "match_length": _written_length(made),
         "time_limit_hours": made.time_limit.total_seconds() / 3600,
+        "time_control": made.time_control().to_dict(),
         "rated": made.rated,
         "message": made.message,
         "min_rating": made.min_rating,

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from ninja import Field, Schema
+
+from backgammon.engine.clock import (
+    CORRESPONDENCE_PER_MOVE_RANGE_S,
+    LIVE_DELAY_RANGE_S,
+    LIVE_RESERVE_RANGE_S,
+)
 
 __all__ = [
     "Accepted",
@@ -14,16 +20,20 @@ __all__ = [
     "ChallengeIn",
     "ChallengeLists",
     "ChallengeOut",
+    "Clock",
+    "CorrespondenceTime",
     "Cube",
     "Error",
     "GameList",
     "GameOut",
+    "LiveTime",
     "Me",
     "MoveRecord",
     "MoveRow",
     "Player",
     "Rating",
     "Result",
+    "TimeControl",
     "TokenIn",
     "TokenOut",
 ]
@@ -104,6 +114,39 @@ class MoveRecord(Schema):
     result: str
 
 
+class CorrespondenceTime(Schema):
+    """Correspondence play: a limit for each move (the site's list: 1 minute to 14 days)."""
+
+    kind: Literal["correspondence"]
+    per_move_s: int = Field(ge=CORRESPONDENCE_PER_MOVE_RANGE_S[0], le=CORRESPONDENCE_PER_MOVE_RANGE_S[1],
+                            description="Seconds per move; a challenge takes one of the site's limits.")
+
+
+class LiveTime(Schema):
+    """A live match clock: each turn starts with ``delay_s`` before the player's reserve runs;
+    each player has ``reserve_s`` for the whole match. Presets: Blitz 8 s + 30 s a point, Rapid
+    12 s + 60 s a point, Standard 12 s + 120 s a point."""
+
+    kind: Literal["live"]
+    delay_s: int = Field(ge=LIVE_DELAY_RANGE_S[0], le=LIVE_DELAY_RANGE_S[1], description="Each turn's delay.")
+    reserve_s: int = Field(ge=LIVE_RESERVE_RANGE_S[0], le=LIVE_RESERVE_RANGE_S[1],
+                           description="Each player's reserve for the whole match.")
+
+
+TimeControl = Annotated[CorrespondenceTime | LiveTime, Field(discriminator="kind")]
+
+
+class Clock(Schema):
+    """A live game's clock as the server read it at ``at``: the running reserve goes down from
+    then on, once what is left of the turn's delay is used."""
+
+    black_ms: int = Field(description="Black's reserve at ``at``, in milliseconds.")
+    white_ms: int = Field(description="White's reserve at ``at``, in milliseconds.")
+    running: Literal["black", "white"] | None = Field(description="Whose clock runs; null when none does.")
+    at: datetime = Field(description="The server's instant of this reading (ISO 8601).")
+    delay_left_ms: int = Field(description="What is left at ``at`` of the running player's delay.")
+
+
 class GameOut(Schema):
     id: int
     variant: str
@@ -136,7 +179,10 @@ class GameOut(Schema):
     result_text: str
     game_number: int
     rated: bool
-    deadline: str | None = Field(description="When the player to act runs out of time (ISO 8601).")
+    deadline: str | None = Field(description="When the player to act runs out of time (ISO 8601); "
+                                 "in a live game, when the running reserve runs out.")
+    time_control: TimeControl
+    clock: Clock | None = Field(None, description="Live games only; null by correspondence.")
     moves: list[MoveRecord] = Field(description="The move list as on the game page.")
     mat_url: str = Field(description="The .mat record so far; download it with the same token.")
 
@@ -162,6 +208,9 @@ class ChallengeIn(Schema):
         None, description="BP BS BO B9 only (default 5, 9 for B9); 1 is accepted for single games."
     )
     time_limit_hours: float | None = Field(None, description="Per move; the site's list, default 72.")
+    time_control: TimeControl | None = Field(
+        None, description="In place of time_limit_hours; a live challenge expires unanswered after 2 minutes."
+    )
     rated: bool = True
     message: str = ""
     jacoby: bool = False
@@ -176,7 +225,8 @@ class ChallengeOut(Schema):
     opponent: str
     variant: str
     match_length: int = Field(description="1 for a single game, 0 for money play.")
-    time_limit_hours: float
+    time_limit_hours: float = Field(description="Per move; a live challenge's delay plus reserve.")
+    time_control: TimeControl
     rated: bool
     message: str
     status: str

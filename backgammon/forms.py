@@ -8,10 +8,17 @@ from typing import Any
 from django import forms
 
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
+from backgammon.engine.clock import (
+    LIVE_DELAY_RANGE_S,
+    LIVE_PRESETS,
+    InvalidTimeControlError,
+    TimeControl,
+)
 from backgammon.models import DEFAULT_TIME_LIMIT, TIME_LIMITS, AutoMatchRequest
 from backgammon.services.auto_match import MAX_AUTO_MATCH_GAMES
 from backgammon.services.challenges import (
     CHALLENGE_MESSAGE_MAX,
+    DEFAULT_MATCH_LENGTHS,
     MAX_AUTOMATIC_DOUBLES,
     MAX_STAKE,
 )
@@ -25,7 +32,60 @@ def time_limit_key(delta: timedelta) -> str:
     return str(int(delta.total_seconds()))
 
 
-class ChallengeForm(forms.Form):
+CORRESPONDENCE = "correspondence"
+CUSTOM = "custom"
+CLOCK_CHOICES = [
+    (CORRESPONDENCE, "Correspondence: a time limit per move"),
+    *((key, f"Live, {preset.describe()}") for key, preset in LIVE_PRESETS.items()),
+    (CUSTOM, "Live, custom clock"),
+]
+# The custom reserve is asked in whole minutes: 1 to 180 (the engine's range, 30 s to 3 h,
+# less the half-minute nobody types).
+CUSTOM_RESERVE_MINUTES = (1, 180)
+
+
+class _ClockFields(forms.Form):
+    """The clock of a new game: correspondence, a live preset, or a custom live clock."""
+
+    # Not required: a form that does not show the choice (the waiting room's own) is correspondence.
+    clock = forms.ChoiceField(
+        required=False, choices=CLOCK_CHOICES, initial=CORRESPONDENCE, widget=forms.RadioSelect, label="Clock"
+    )
+    live_delay_s = forms.IntegerField(
+        required=False, min_value=LIVE_DELAY_RANGE_S[0], max_value=LIVE_DELAY_RANGE_S[1],
+        label="Delay each turn (seconds)", help_text="Custom clock: used up before the reserve runs.",
+    )
+    live_reserve_min = forms.IntegerField(
+        required=False, min_value=CUSTOM_RESERVE_MINUTES[0], max_value=CUSTOM_RESERVE_MINUTES[1],
+        label="Reserve for the match (minutes)", help_text="Custom clock: each player's, for the whole match.",
+    )
+
+    def time_control(self, variant: str, match_length: int | None) -> TimeControl | None:
+        """The live clock chosen (a preset scaled to the match), or None for correspondence."""
+        data = self.cleaned_data
+        choice = data.get("clock")
+        if choice in LIVE_PRESETS:
+            length = match_length if match_length is not None else DEFAULT_MATCH_LENGTHS.get(variant, 0)
+            return LIVE_PRESETS[choice].control(length)
+        if choice == CUSTOM:
+            return TimeControl.live(data["live_delay_s"], data["live_reserve_min"] * 60)
+        return None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("clock") == CUSTOM:
+            for name in ("live_delay_s", "live_reserve_min"):
+                if data.get(name) is None and name not in self.errors:
+                    self.add_error(name, "A custom clock needs its delay and its reserve.")
+            if not self.errors:
+                try:
+                    TimeControl.live(data["live_delay_s"], data["live_reserve_min"] * 60)
+                except InvalidTimeControlError as refusal:
+                    self.add_error(None, str(refusal))
+        return data
+
+
+class ChallengeForm(_ClockFields):
     opponent = forms.CharField(
         max_length=150,
         label="Opponent",
@@ -99,6 +159,7 @@ class ChallengeForm(forms.Form):
             "beavers": data["beavers"],
             "automatic_doubles": data["automatic_doubles"] or 0,
             "stake": data["stake"],
+            "time_control": self.time_control(data["variant"], data["match_length"]),
         }
 
 

@@ -18,9 +18,12 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
+from django.utils import timezone
+
 from backgammon.engine import Side
 from backgammon.game_page import GamePage, build_page
 from backgammon.game_reads import gather
+from backgammon.match_clock_view import live_clocks
 from backgammon.models import Game
 from gamesite.jinja_env import NO_TOKEN, render_jinja
 from gamesite.kept_urls import kept_reverse
@@ -83,6 +86,8 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
         "privacy_url": kept_reverse("backgammon:game_privacy", game_id),
         "next_game_url": kept_reverse("backgammon:next_game"),
         "status_url": kept_reverse("backgammon:status"),
+        # A live game's clocks as the server reads them now: each region sets the page's afresh.
+        "clocks": live_clocks(page.game, page.names, timezone.now()),
     }
     if page.is_player:
         # The player's own privacy wish: never anyone else's (services.notes).

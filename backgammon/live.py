@@ -361,13 +361,16 @@ def _status(user_id: int, listening: dict[str, Any]) -> dict[str, Any]:
         return {}
 
 
+_CLOSED_UNPLAYED = (Challenge.Status.DECLINED, Challenge.Status.WITHDRAWN, Challenge.Status.EXPIRED)
+
+
 def _challenge_saved(sender: Any, instance: Challenge, created: bool, **_: Any) -> None:
-    """An open challenge put in, taken or withdrawn changes the Waiting Room; a named one declined
-    or withdrawn, both players' lists (a new one tells the challenged player by
-    ``challenge_created``; one accepted starts a game, which tells both)."""
+    """An open challenge put in, taken or withdrawn changes the Waiting Room; a named one declined,
+    withdrawn or expired (a live one unanswered), both players' lists (a new one tells the
+    challenged player by ``challenge_created``; one accepted starts a game, which tells both)."""
     if instance.challenged_id is None:
         publish_changed(LOBBY)
-    elif not created and instance.status in (Challenge.Status.DECLINED, Challenge.Status.WITHDRAWN):
+    elif not created and instance.status in _CLOSED_UNPLAYED:
         for player_id in (instance.challenger_id, instance.challenged_id):
             transaction.on_commit(partial(publish_status, player_id))
 

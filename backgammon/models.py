@@ -24,6 +24,7 @@ from backgammon.engine import VARIANTS, Side, find_variant
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
+    from backgammon.engine.clock import MatchClock, TimeControl
     from backgammon.engine.game import MatchRules
     from backgammon.engine.match import MatchState
 
@@ -75,6 +76,27 @@ def time_limit_label(delta: timedelta) -> str:
     return str(delta)
 
 
+def _time_control(row: Challenge | Game) -> TimeControl:
+    """The time control a challenge asks for or a game is played with (stored as checked)."""
+    from backgammon.engine.clock import ClockKind, TimeControl
+
+    if row.live_reserve_s is not None:
+        return TimeControl(ClockKind.LIVE, delay_s=row.live_delay_s or 0, reserve_s=row.live_reserve_s)
+    return TimeControl(ClockKind.CORRESPONDENCE, per_move_s=int(row.time_limit.total_seconds()))
+
+
+def _time_label(row: Challenge | Game) -> str:
+    if row.live_reserve_s is not None:
+        return f"live, {_time_control(row).describe()}"
+    return time_limit_label(row.time_limit)
+
+
+def _time_words(row: Challenge | Game) -> str:
+    """E.g. "3 days per move", or "live, 12 s + 7 min" (a live clock is not per move)."""
+    label = _time_label(row)
+    return label if row.live_reserve_s is not None else f"{label} per move"
+
+
 class Challenge(models.Model):
     """An invitation to play: the challenger (Black in the game) names an opponent and the rules.
 
@@ -87,6 +109,8 @@ class Challenge(models.Model):
         ACCEPTED = "accepted"
         DECLINED = "declined"
         WITHDRAWN = "withdrawn"
+        # A live challenge not answered in time (services.challenges.LIVE_CHALLENGE_EXPIRY).
+        EXPIRED = "expired"
 
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
@@ -106,7 +130,9 @@ class Challenge(models.Model):
     counts_toward_limit = models.BooleanField(default=True)
     variant = models.CharField(max_length=2, choices=VARIANT_CHOICES)
     match_length = models.PositiveSmallIntegerField(default=0, help_text="0 for a single game")
-    time_limit = models.DurationField(help_text="per move")
+    time_limit = models.DurationField(help_text="per move (a live game: its delay plus reserve)")
+    live_delay_s = models.PositiveSmallIntegerField(null=True, blank=True, help_text="live games: each turn's delay")
+    live_reserve_s = models.PositiveIntegerField(null=True, blank=True, help_text="live games: each player's reserve")
     rated = models.BooleanField(default=True)
     jacoby = models.BooleanField(default=False)
     beavers = models.BooleanField(default=False)
@@ -150,7 +176,18 @@ class Challenge(models.Model):
 
     @property
     def time_limit_label(self) -> str:
-        return time_limit_label(self.time_limit)
+        return _time_label(self)
+
+    @property
+    def time_words(self) -> str:
+        return _time_words(self)
+
+    def time_control(self) -> TimeControl:
+        return _time_control(self)
+
+    @property
+    def is_live(self) -> bool:
+        return self.live_reserve_s is not None
 
     @property
     def rating_range_label(self) -> str:
@@ -178,7 +215,13 @@ class Game(models.Model):
     automatic_doubles = models.PositiveSmallIntegerField(default=0)
     stake = models.PositiveIntegerField(default=0)
     rated = models.BooleanField(default=True)
-    time_limit = models.DurationField(help_text="per move")
+    time_limit = models.DurationField(help_text="per move (a live game: its delay plus reserve)")
+    # A live game's match clock (engine.clock): its time control, and the clock as the last
+    # action left it (MatchClock.to_dict); ``deadline`` is then the instant the running reserve
+    # runs out. NULL for a correspondence game.
+    live_delay_s = models.PositiveSmallIntegerField(null=True, blank=True, help_text="live games: each turn's delay")
+    live_reserve_s = models.PositiveIntegerField(null=True, blank=True, help_text="live games: each player's reserve")
+    clock = models.JSONField(null=True, blank=True, help_text="live games: MatchClock.to_dict()")
     black = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     white = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
@@ -337,7 +380,24 @@ class Game(models.Model):
 
     @property
     def time_limit_label(self) -> str:
-        return time_limit_label(self.time_limit)
+        return _time_label(self)
+
+    @property
+    def time_words(self) -> str:
+        return _time_words(self)
+
+    def time_control(self) -> TimeControl:
+        return _time_control(self)
+
+    @property
+    def is_live(self) -> bool:
+        return self.live_reserve_s is not None
+
+    def match_clock(self) -> MatchClock | None:
+        """A live game's clock as the last action left it; None by correspondence (or before the opening)."""
+        from backgammon.engine.clock import MatchClock
+
+        return None if not self.clock else MatchClock.from_dict(self.clock)
 
     def score_text(self) -> str:
         """"2-1 (to 5)" for a match, "" for a single game."""
@@ -367,6 +427,9 @@ class GameAction(models.Model):
     )
     # For a roll this is the instant whose entry of the keyed dice table gave the dice (audits).
     created_at = models.DateTimeField(default=timezone.now)
+    # A live game: both players' reserves as the server read them when the action was applied.
+    clock_black_ms = models.PositiveIntegerField(null=True, blank=True, help_text="live games: Black's reserve after it")
+    clock_white_ms = models.PositiveIntegerField(null=True, blank=True, help_text="live games: White's reserve after it")
 
     class Meta:
         ordering = ("game", "number")

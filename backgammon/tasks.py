@@ -16,7 +16,15 @@ from django.conf import settings
 from django.utils import timezone
 from django_tasks import task
 
-__all__ = ["enforce_deadline", "schedule_deadline", "sweep_deadlines"]
+__all__ = ["enforce_deadline", "expire_live_challenge", "schedule_deadline", "sweep_deadlines"]
+
+
+@task()
+def expire_live_challenge(challenge_id: int) -> bool:
+    """Mark a live challenge expired if it is still unanswered 2 minutes after it was made."""
+    from backgammon.services.challenges import challenge_expire
+
+    return challenge_expire(challenge_id=challenge_id)
 
 
 @task()
@@ -27,8 +35,9 @@ def enforce_deadline(game_id: int, action_number: int) -> bool:
     return game_enforce_deadline(game_id=game_id, action_number=action_number)
 
 
-def schedule_deadline(*, game_id: int, action_number: int, deadline: datetime) -> None:
-    """Enqueue ``enforce_deadline`` to run at ``deadline``, when that is soon.
+def schedule_deadline(*, game_id: int, action_number: int, deadline: datetime, live: bool = False) -> None:
+    """Enqueue ``enforce_deadline`` to run at ``deadline``, when that is soon (always for a
+    ``live`` game, whose reserve's end is applied within a second, however long the reserve).
 
     Only a deadline within ``DEADLINE_TASK_HORIZON_SECONDS`` gets a task of its own, to the
     second (live games, where a minute is the whole limit). A later one is left to
@@ -42,7 +51,7 @@ def schedule_deadline(*, game_id: int, action_number: int, deadline: datetime) -
     if not enforce_deadline.get_backend().supports_defer:
         return
     horizon = timedelta(seconds=settings.DEADLINE_TASK_HORIZON_SECONDS)
-    if deadline - timezone.now() > horizon:
+    if not live and deadline - timezone.now() > horizon:
         return
     enforce_deadline.using(run_after=deadline).enqueue(game_id, action_number)
 

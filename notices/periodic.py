@@ -26,6 +26,9 @@ _last_run = 0.0
 def _running_past_80(now: datetime) -> QuerySet[Game]:
     """Active games whose player to act has used 80% of the move's time and is not out of it."""
     running = Game.objects.filter(status=Game.Status.ACTIVE, actor__isnull=False, deadline__gt=now)
+    # A live game's player is at the board with the clock in view, and a mail or push about a
+    # reserve running out in seconds would come after it did.
+    running = running.filter(live_reserve_s__isnull=True)
     # One condition per time limit in play (a handful): "deadline - limit / 5 <= now" with the
     # arithmetic done here, as date-and-interval sums differ between PostgreSQL and SQLite.
     limits = set(running.values_list("time_limit", flat=True).distinct())

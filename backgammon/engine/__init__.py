@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from .actions import *
     from .board import *
+    from .clock import *
     from .dice import *
     from .errors import *
     from .game import *
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 _SUBMODULES = (
     "board", "errors", "position_id", "variants", "movegen", "plays", "notation", "turn",
-    "actions", "game", "match", "match_id", "match_json", "matfile", "dice", "xgid", "setup",
+    "actions", "game", "match", "match_id", "match_json", "matfile", "dice", "xgid", "setup", "clock",
 )
 
 

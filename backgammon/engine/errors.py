@@ -12,6 +12,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRulesError",
     "InvalidStateError",
+    "InvalidTimeControlError",
 ]
 
 
@@ -49,3 +50,7 @@ class DiceTableError(EngineError):
 
 class InvalidStateError(EngineError):
     """A stored match state (``match_json``) that is malformed or written for other rules."""
+
+
+class InvalidTimeControlError(EngineError):
+    """A time control outside its ranges, e.g. a live reserve of 10 s or a correspondence move of 30 days."""

@@ -371,7 +371,9 @@ def _timeout(state: MatchState, action: Action) -> MatchState:
         raise IllegalActionError("Nobody is on the clock during the opening roll")
     winner = loser.other
     length = state.rules.match_length
-    points = length - state.score[winner] if length else 1
+    # A money game lost on time costs the cube's value, as passing it would: running down the
+    # clock must not be a cheaper way out of a doubled game than giving it up.
+    points = length - state.score[winner] if length else state.cube_value
     score = state.score.replace(winner, state.score[winner] + points)
     return _match_over(state, score, GameResult(winner, WinKind.TIMEOUT, points, state.game_number))
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts.relations import either_ignores
 from backgammon.engine import MAX_MATCH_LENGTH, VARIANTS
+from backgammon.engine.clock import TimeControl
 from backgammon.models import TIME_LIMITS, Challenge, Game
 from backgammon.signals import challenge_created
 from gamesite.text import text_refusal
@@ -29,10 +30,12 @@ __all__ = [
     "challenge_accept",
     "challenge_create",
     "challenge_decline",
+    "challenge_expire",
     "challenge_start_game",
     "challenge_terms",
     "challenge_withdraw",
     "game_create",
+    "live_fields",
 ]
 
 CHALLENGE_MESSAGE_MAX = 500
@@ -46,6 +49,23 @@ they are ignored."""
 MAX_AUTOMATIC_DOUBLES = 3
 MAX_STAKE = 1000
 _TIME_LIMIT_VALUES = frozenset(value for value, _ in TIME_LIMITS)
+# A live challenge is for a player who is here now: unanswered this long, it lapses.
+LIVE_CHALLENGE_EXPIRY = timedelta(minutes=2)
+LIVE_CHALLENGE_EXPIRED = "This live challenge has expired: it was not answered within 2 minutes"
+
+
+def live_fields(control: TimeControl | None) -> dict[str, Any]:
+    """The columns of a challenge or game for ``control`` (None or correspondence: not live).
+
+    A live game's ``time_limit`` (a column every list reads) holds its delay plus reserve.
+    """
+    if control is None or not control.is_live:
+        return {"live_delay_s": None, "live_reserve_s": None}
+    return {
+        "live_delay_s": control.delay_s,
+        "live_reserve_s": control.reserve_s,
+        "time_limit": timedelta(seconds=control.delay_s + control.reserve_s),
+    }
 
 
 def _match_length(variant: str, match_length: int | None) -> int:
@@ -88,14 +108,20 @@ def challenge_terms(
     beavers: bool,
     automatic_doubles: int,
     stake: int | None,
+    time_control: TimeControl | None = None,
 ) -> dict[str, Any]:
     """A challenge's rules checked and normalised (the fields of ``Challenge``), or a refusal:
-    the named challenge and the waiting room's open one share them."""
+    the named challenge and the waiting room's open one share them.
+
+    ``time_control`` (checked by the engine when it was built) takes the place of ``time_limit``:
+    a live one makes a live game, a correspondence one names the limit per move."""
     variant = variant.strip().upper()
     if variant not in VARIANTS:
         raise ChallengeRejected(f"There is no variant {variant[:20]!r}; choose one of {', '.join(VARIANTS)}")
     length = _match_length(variant, match_length)
-    if time_limit not in _TIME_LIMIT_VALUES:
+    if time_control is not None and not time_control.is_live:
+        time_limit = timedelta(seconds=time_control.per_move_s)
+    if time_limit not in _TIME_LIMIT_VALUES and not (time_control and time_control.is_live):
         raise ChallengeRejected("Choose a time limit per move from the list")
     message = message.strip()
     if len(message) > CHALLENGE_MESSAGE_MAX:
@@ -106,7 +132,10 @@ def challenge_terms(
     money = _money_options(
         variant, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake
     )
-    return {"variant": variant, "match_length": length, "time_limit": time_limit, "message": message, **money}
+    return {
+        "variant": variant, "match_length": length, "time_limit": time_limit, "message": message, **money,
+        **live_fields(time_control),
+    }
 
 
 def _opponent(challenger: Any, username: str) -> Any:
@@ -139,16 +168,19 @@ def challenge_create(
     automatic_doubles: int = 0,
     stake: int | None = None,
     counts_toward_limit: bool = True,
+    time_control: TimeControl | None = None,
 ) -> Challenge:
     """Invite the player named ``opponent`` (a username, any case) to a game with these rules.
 
     ``match_length`` None means the variant's default (5, or 9 for B9); single-game variants take
     none. ``stake`` None means 1 for the money game. ``counts_toward_limit`` False (a ladder's
     challenge) keeps the game out of the non-members' game limit; so does a computer opponent.
+    A live ``time_control`` makes a live challenge, which lapses unanswered after 2 minutes.
     """
     terms = challenge_terms(
         variant=variant, match_length=match_length, time_limit=time_limit, message=message,
         jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake,
+        time_control=time_control,
     )
     other = _opponent(challenger, opponent)
     # A challenge carries a message to the inbox, so the ignore list refuses it like a message;
@@ -179,6 +211,8 @@ def challenge_create(
         raise ChallengeRejected(
             f"You already have a {VARIANTS[variant].name} challenge waiting for {other.get_username()}."
         ) from None
+    if challenge.is_live:
+        transaction.on_commit(partial(_schedule_expiry, challenge.pk, challenge.created_at + LIVE_CHALLENGE_EXPIRY))
     transaction.on_commit(
         partial(
             challenge_created.send,
@@ -229,11 +263,43 @@ def _close(challenge: Challenge, status: str) -> None:
     challenge.save(update_fields=["status", "responded_at", "game"])
 
 
+def _schedule_expiry(challenge_id: int, when: Any) -> None:
+    from backgammon.tasks import expire_live_challenge
+
+    if expire_live_challenge.get_backend().supports_defer:
+        expire_live_challenge.using(run_after=when).enqueue(challenge_id)
+
+
+def _lapsed(challenge: Challenge) -> bool:
+    return challenge.is_live and timezone.now() >= challenge.created_at + LIVE_CHALLENGE_EXPIRY
+
+
 def challenge_accept(*, challenge_id: int, actor: Any) -> Game:
-    """The challenged player accepts: the game starts (challenger Black) with its opening roll."""
+    """The challenged player accepts: the game starts (challenger Black) with its opening roll.
+
+    A live challenge older than ``LIVE_CHALLENGE_EXPIRY`` is refused, and marked expired then and
+    there if the worker's task has not done it yet."""
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id, actor, role="challenged")
-        return challenge_start_game(challenge, challenge.challenged)
+        if not _lapsed(challenge):
+            return challenge_start_game(challenge, challenge.challenged)
+        _close(challenge, Challenge.Status.EXPIRED)
+    raise ChallengeRejected(LIVE_CHALLENGE_EXPIRED)
+
+
+def challenge_expire(*, challenge_id: int) -> bool:
+    """Mark a pending live challenge expired once its 2 minutes are over; return whether it was.
+
+    The worker runs it at that moment; it does nothing to a challenge answered or withdrawn
+    meanwhile, so it is safe to run any number of times."""
+    with transaction.atomic():
+        challenge = Challenge.objects.select_for_update().filter(
+            pk=challenge_id, status=Challenge.Status.PENDING, challenged__isnull=False
+        ).first()
+        if challenge is None or not _lapsed(challenge):
+            return False
+        _close(challenge, Challenge.Status.EXPIRED)
+        return True
 
 
 def challenge_start_game(challenge: Challenge, opponent: Any) -> Game:
@@ -258,6 +324,7 @@ def challenge_start_game(challenge: Challenge, opponent: Any) -> Game:
             automatic_doubles=challenge.automatic_doubles,
             stake=challenge.stake,
             counts_toward_limit=challenge.counts_toward_limit,
+            time_control=challenge.time_control() if challenge.is_live else None,
         )
         # An open challenge keeps no opponent (it stays recognisable as one); its game says who joined.
         challenge.game = game
@@ -278,10 +345,13 @@ def game_create(
     automatic_doubles: int = 0,
     stake: int = 0,
     counts_toward_limit: bool = False,
+    time_control: TimeControl | None = None,
 ) -> Game:
     """Create a game between two players and roll its opening (inside the caller's transaction):
     an accepted challenge, or a game that starts without one (a tournament's match, auto-match).
-    ``counts_toward_limit``: a game the players started or accepted themselves (game_limit)."""
+    ``counts_toward_limit``: a game the players started or accepted themselves (game_limit).
+    A live ``time_control`` starts the match clock with the opening (``time_limit`` is then
+    replaced by the delay plus the reserve)."""
     with transaction.atomic():
         game = Game.objects.create(
             variant=variant,
@@ -291,10 +361,10 @@ def game_create(
             automatic_doubles=automatic_doubles,
             stake=stake,
             rated=rated,
-            time_limit=time_limit,
             black=black,
             white=white,
             counts_toward_limit=counts_toward_limit,
+            **{"time_limit": time_limit, **live_fields(time_control)},
         )
         game_start(game=game)
         return game

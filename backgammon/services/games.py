@@ -24,6 +24,7 @@ from django.utils import timezone
 from accounts.relations import either_ignores
 from backgammon.engine import EngineError, PerSide, Side
 from backgammon.engine.actions import Action, ActionKind
+from backgammon.engine.clock import MatchClock
 from backgammon.engine.dice import roll_at
 from backgammon.engine.game import WinKind
 from backgammon.engine.match import MatchState, Phase, apply_action
@@ -129,13 +130,18 @@ class _Log:
 
     def save(self) -> Game:
         """Append the rows and rewrite the snapshot; the caller holds the row lock."""
+        clock = _charged_clock(self.game, self.state, self.now)
+        if clock is not None:
+            reading = clock.reading(self.now)
+            for row in self.rows:
+                row.clock_black_ms, row.clock_white_ms = reading.black, reading.white
         _insert_actions(self.rows)
-        _write_snapshot(self.game, self.state, self.now, len(self.rows))
+        _write_snapshot(self.game, self.state, self.now, len(self.rows), clock)
         game = self.game
         remember_appended(game, self.rows)
         actions_logged.send(sender=Game, game=game, actions=self.rows)
         if game.deadline is not None:
-            transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline))
+            transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline, game.is_live))
         # Whether the player to act now did not choose these actions: after a roll the roller
         # still moves, and nobody needs telling that it is their turn.
         chooser = self.rows[0].side if self.rows else None
@@ -160,10 +166,29 @@ class _Log:
         return game
 
 
-def _schedule(game_id: int, action_number: int, deadline: datetime) -> None:
+def _schedule(game_id: int, action_number: int, deadline: datetime, live: bool = False) -> None:
     from backgammon.tasks import schedule_deadline
 
-    schedule_deadline(game_id=game_id, action_number=action_number, deadline=deadline)
+    schedule_deadline(game_id=game_id, action_number=action_number, deadline=deadline, live=live)
+
+
+def _charged_clock(game: Game, state: MatchState, now: datetime) -> MatchClock | None:
+    """A live game's clock after actions applied at ``now``: whoever ran is charged to ``now``,
+    and it runs for whoever decides next (stopped when nobody does). None by correspondence.
+
+    The server's instant is the only one counted: the clock runs from the commit that made the
+    turn readable to the moment the answer reaches this locked path, and nothing a client says
+    about its own timing is believed. The turn's delay is what absorbs the network (see the
+    help page's "Live games"): a push reaches the page in a fraction of a second, the delay is
+    8 s or more, so the reserve runs only once the player has had the whole delay to answer.
+    """
+    if not game.is_live:
+        return None
+    actor = state.actor
+    clock = game.match_clock()
+    if clock is None:
+        return MatchClock.start(game.time_control(), running=actor, at=now)
+    return clock.handed_to(actor, now)
 
 
 STATE_COLUMNS = [
@@ -174,18 +199,26 @@ STATE_COLUMNS = [
 
 
 _SNAPSHOT_FIELDS = [
-    "action_count", *STATE_COLUMNS, "actor", "deadline", "status", "winner", "result", "updated_at",
+    "action_count", *STATE_COLUMNS, "actor", "deadline", "clock", "status", "winner", "result", "updated_at",
 ]
 
 
-def _write_snapshot(game: Game, state: MatchState, now: datetime, appended: int) -> None:
+def _write_snapshot(
+    game: Game, state: MatchState, now: datetime, appended: int, clock: MatchClock | None
+) -> None:
     waiting_on = (game.actor_id, game.status)
     game.action_count += appended
     write_state_columns(game, state)
     actor = state.actor
     game.actor_id = None if actor is None else _player_id(game, actor)
-    untimed = game.actor_id is not None and untimed_player_ids([game.actor_id])
-    game.deadline = None if actor is None or untimed else deadline_from(game, game.actor_id, now)
+    if clock is not None:
+        # A live game: the deadline is the instant the running reserve runs out, for bots too
+        # (they answer within the delay), and vacations do not stop a match being played now.
+        game.clock = clock.to_dict()
+        game.deadline = clock.flag_at()
+    else:
+        untimed = game.actor_id is not None and untimed_player_ids([game.actor_id])
+        game.deadline = None if actor is None or untimed else deadline_from(game, game.actor_id, now)
     finished = state.phase is Phase.MATCH_OVER and game.status == Game.Status.ACTIVE
     if finished:
         game.status = Game.Status.FINISHED
@@ -447,11 +480,15 @@ def _late_side(game: Game, now: datetime) -> Side | None:
 
 
 def _too_late_words(game: Game, late: Side, side: Side, missed: datetime | None) -> str:
-    when = "" if missed is None else f" at {missed:%Y-%m-%d %H:%M} UTC"
+    # A live reserve runs out to the second; a correspondence limit is read to the minute.
+    instant = "%Y-%m-%d %H:%M:%S" if game.is_live else "%Y-%m-%d %H:%M"
+    when = "" if missed is None else f" at {missed:{instant}} UTC"
+    what = "your reserve" if game.is_live else "your time for this move"
     if late is side:
-        return f"Too late: your time for this move ran out{when}, so you lost on time."
+        return f"Too late: {what} ran out{when}, so you lost on time."
     name = game.player(late).get_username()
-    return f"Too late: {name}'s time for this move ran out{when}, so you won on time."
+    theirs = f"{name}'s reserve" if game.is_live else f"{name}'s time for this move"
+    return f"Too late: {theirs} ran out{when}, so you won on time."
 
 
 def _apply_timeout(game: Game, now: datetime) -> None:

@@ -58,6 +58,8 @@ def game_give_time(*, game_id: int, giver: Any, extra: timedelta) -> Game:
             raise ActionRejected(
                 "You can give more time only while your opponent is to act", Refusal.NOT_YOUR_TURN
             )
+        if game.is_live:
+            raise ActionRejected("A live game's match clock gives each player one reserve: no more time can be given")
         if game.deadline is None:
             raise ActionRejected(f"{receiver.get_username()} is not on the clock in this game")
         now = timezone.now()
@@ -113,7 +115,8 @@ def games_reclock_for_vacation(*, user_id: int, before: list[Any], after: list[A
     """
     now = timezone.now()
     waiting = Game.objects.filter(
-        status=Game.Status.ACTIVE, actor_id=user_id, deadline__gt=now
+        status=Game.Status.ACTIVE, actor_id=user_id, deadline__gt=now,
+        live_reserve_s__isnull=True,  # a live match is played now: vacations do not stop its clock
     ).order_by("pk").values_list("pk", flat=True)
     for game_id in list(waiting):
         game = _locked_game(game_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from backgammon.models import Game, StaffAction
 from backgammon.signals import match_finished
@@ -36,7 +37,11 @@ def _close(game: Game, status: str, result: str, *, how: str) -> None:
     game.actor = None
     game.deadline = None
     game.result = result[:200]
-    game.save(update_fields=["status", "actor", "deadline", "result", "winner", "updated_at"])
+    clock = game.match_clock()
+    if clock is not None:
+        # A live game's clock stops with the staff's decision, the running reserve charged to now.
+        game.clock = clock.handed_to(None, timezone.now()).to_dict()
+    game.save(update_fields=["status", "actor", "deadline", "result", "winner", "clock", "updated_at"])
     match_finished.send(sender=Game, game=game, how=how)
 
 

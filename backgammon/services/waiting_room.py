@@ -18,6 +18,7 @@ from django.db.models import QuerySet
 
 from accounts.relations import either_ignores, ignore_wall_ids
 from backgammon.engine import VARIANTS
+from backgammon.engine.clock import TimeControl
 from backgammon.models import Challenge, Game
 
 from .challenges import challenge_start_game, challenge_terms
@@ -69,11 +70,13 @@ def open_challenge_create(
     stake: int | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    time_control: TimeControl | None = None,
 ) -> Challenge:
     """Put an open challenge in the waiting room; same rules and refusals as a named challenge."""
     terms = challenge_terms(
         variant=variant, match_length=match_length, time_limit=time_limit, message=message,
         jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, stake=stake,
+        time_control=time_control,
     )
     _rating_range(terms["variant"], min_rating, max_rating)
     rated = rated and not VARIANTS[terms["variant"]].money

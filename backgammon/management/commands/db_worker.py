@@ -36,6 +36,8 @@ from backgammon.tasks import sweep_deadlines
 
 logger = logging.getLogger(__name__)
 
+WORKER_POLL_SECONDS = 0.25
+
 
 def _sweep_forever(interval: float) -> None:
     while True:
@@ -70,6 +72,13 @@ class Command(db_worker.Command):
         "Run the task worker (move deadlines) with the deadline sweep every "
         "DEADLINE_SWEEP_SECONDS. Takes db_worker's options."
     )
+
+    def add_arguments(self, parser: Any) -> None:
+        super().add_arguments(parser)
+        # A live reserve's end must be applied within a second of it (issue 31): the library's
+        # idle poll of once a second could alone use all of that. Four polls a second are an
+        # indexed read of the task table each, nothing beside a game's own queries.
+        parser.set_defaults(interval=WORKER_POLL_SECONDS)
 
     def handle(self, *args: Any, **options: Any) -> None:
         # With --reload the parent process only watches files; the child does the work.

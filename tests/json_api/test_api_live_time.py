@@ -1,0 +1,106 @@
+"""Time controls and the live clock through the API: the contract's ``time_control`` and ``clock``
+objects on GAME, and the same ``time_control`` taken by challenges and waiting-room offers."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import time_machine
+
+from backgammon.models import Challenge, Game
+from tests.site.gamebuilder import scripted_dice
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
+LIVE = {"kind": "live", "delay_s": 12, "reserve_s": 300}
+
+
+def at(seconds: float) -> Any:
+    return time_machine.travel(T0 + timedelta(seconds=seconds), tick=False)
+
+
+def test_a_live_challenge_makes_a_live_game_whose_clock_the_game_carries(
+    alice: Any, bob: Any, alice_api: Any, bob_api: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted_dice(monkeypatch).then((3, 1))  # alice (Black) opens
+    with at(0):
+        made = alice_api.post("/challenges", {"opponent": "bob", "variant": "BP", "time_control": LIVE})
+        assert made.status_code == 201
+        assert made.json()["time_control"] == LIVE
+        game_id = bob_api.post(f"/challenges/{made.json()['id']}/accept").json()["game_id"]
+    with at(20.5):
+        game = alice_api.get(f"/games/{game_id}").json()
+    assert game["time_control"] == LIVE
+    assert game["clock"] == {
+        "black_ms": 291_500, "white_ms": 300_000, "running": "black",
+        "at": "2026-11-27T20:00:20.500Z", "delay_left_ms": 0,
+    }
+    assert game["deadline"] == "2026-11-27T20:05:12+00:00"
+    with at(5):
+        assert alice_api.get(f"/games/{game_id}").json()["clock"]["delay_left_ms"] == 7000
+
+
+def test_a_correspondence_game_says_so_and_has_no_clock(alice: Any, bob: Any, alice_api: Any, bob_api: Any) -> None:
+    made = alice_api.post("/challenges", {"opponent": "bob", "variant": "BP",
+                                          "time_control": {"kind": "correspondence", "per_move_s": 86400}})
+    assert made.status_code == 201 and made.json()["time_limit_hours"] == 24
+    game_id = bob_api.post(f"/challenges/{made.json()['id']}/accept").json()["game_id"]
+    game = alice_api.get(f"/games/{game_id}").json()
+    assert game["time_control"] == {"kind": "correspondence", "per_move_s": 86400}
+    assert game["clock"] is None
+    # and a challenge made the old way reads the same
+    old = alice_api.post("/challenges", {"opponent": "bob", "variant": "BX", "time_limit_hours": 72}).json()
+    assert old["time_control"] == {"kind": "correspondence", "per_move_s": 72 * 3600}
+
+
+@pytest.mark.parametrize(
+    ("control", "words"),
+    [
+        ({"kind": "live", "delay_s": 12, "reserve_s": 29}, "The field 'time_control.live.reserve_s' is not valid"),
+        ({"kind": "live", "delay_s": 61, "reserve_s": 300}, "The field 'time_control.live.delay_s' is not valid"),
+        ({"kind": "live", "delay_s": 12, "reserve_s": 10801}, "The field 'time_control.live.reserve_s'"),
+        ({"kind": "live", "delay_s": 12}, "The field 'time_control.live.reserve_s' is missing"),
+        ({"kind": "correspondence", "per_move_s": 30}, "The field 'time_control.correspondence.per_move_s'"),
+        ({"kind": "correspondence", "per_move_s": 7200 + 1}, "Choose a time limit per move from the list"),
+        ({"kind": "blitz"}, "The field 'time_control' is not valid"),
+    ],
+)
+def test_a_time_control_out_of_range_is_refused_with_422_and_changes_nothing(
+    alice: Any, bob: Any, alice_api: Any, control: dict[str, Any], words: str
+) -> None:
+    for path, body in (("/challenges", {"opponent": "bob", "variant": "BP"}), ("/waiting-room", {"variant": "BP"})):
+        response = alice_api.post(path, {**body, "time_control": control})
+        assert response.status_code == 422, response.json()
+        assert response.json()["detail"].startswith(words)
+    assert not Challenge.objects.exists()
+
+
+def test_both_ways_of_naming_the_time_at_once_are_refused(alice: Any, bob: Any, alice_api: Any) -> None:
+    response = alice_api.post("/challenges", {"opponent": "bob", "variant": "BP", "time_limit_hours": 24,
+                                              "time_control": LIVE})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "Give either time_limit_hours or time_control, not both"
+    assert not Challenge.objects.exists()
+
+
+def test_the_waiting_room_takes_and_shows_a_live_offer(alice: Any, bob: Any, alice_api: Any, bob_api: Any) -> None:
+    made = alice_api.post("/waiting-room", {"variant": "BP", "match_length": 7,
+                                            "time_control": {"kind": "live", "delay_s": 12, "reserve_s": 420}})
+    assert made.status_code == 201 and made.json()["time_control"]["reserve_s"] == 420
+    listed = bob_api.get("/waiting-room").json()["challenges"]
+    assert [row["time_control"] for row in listed] == [{"kind": "live", "delay_s": 12, "reserve_s": 420}]
+    game_id = bob_api.post(f"/waiting-room/{made.json()['id']}/join").json()["game_id"]
+    assert Game.objects.get(pk=game_id).is_live
+
+
+def test_a_live_challenge_answered_after_2_minutes_is_refused(alice: Any, bob: Any, alice_api: Any, bob_api: Any) -> None:
+    with at(0):
+        made = alice_api.post("/challenges", {"opponent": "bob", "variant": "BP", "time_control": LIVE}).json()
+    with at(120):
+        response = bob_api.post(f"/challenges/{made['id']}/accept")
+    assert response.status_code == 422
+    assert "expired" in response.json()["detail"]
+    assert not Game.objects.exists()
