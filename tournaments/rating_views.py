@@ -39,7 +39,7 @@ def _choices_rows(user: Any) -> list[dict[str, Any]]:
         choice = saved.get(code)
         rows.append({
             "code": code, "name": VARIANTS[code].name, "rating": f"{rating:.2f}", "experience": experience,
-            "provisional": is_provisional(experience),
+            "provisional": 0 < experience and is_provisional(experience),
             "shown": choice.shown if choice else True,
             "rated": choice.rated_by_default if choice else True,
         })

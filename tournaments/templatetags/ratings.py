@@ -31,7 +31,7 @@ def ratings_card(context: Any, player: Any) -> dict[str, Any]:
             "name": VARIANTS[code].name,
             "rating": f"{rating:.2f}",
             "experience": experience,
-            "provisional": is_provisional(experience),
+            "provisional": 0 < experience and is_provisional(experience),
             "hidden": code in hidden,
             "chart": rating_chart(history.get(code, ())),
         }
