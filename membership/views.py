@@ -88,6 +88,12 @@ def stripe_webhook(request: HttpRequest) -> HttpResponse:
         outcome = webhook_receive(payload=request.body, signature=request.headers.get("Stripe-Signature"))
     except WebhookRefused as refusal:
         return HttpResponse(str(refusal), status=400, content_type="text/plain")
+    except stripe.StripeError:
+        # Reading the subscription or the line items failed: nothing was kept (the event's row
+        # went with the rolled-back transaction), and Stripe sends the event again later.
+        log.exception("stripe: an event could not be applied now")
+        return HttpResponse("Stripe's API did not answer; send the event again.", status=503,
+                            content_type="text/plain")
     return HttpResponse(outcome, content_type="text/plain")
 
 

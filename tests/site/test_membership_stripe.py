@@ -320,3 +320,14 @@ def test_a_single_period_bought_by_a_member_starts_at_the_membership_end(alice: 
     stripe_stand_in.line_items["cs_single_4"] = [PRICES["single"]]
     post_event(single_checkout(alice, session="cs_single_4", payment_intent="pi_4"))
     assert until_of(alice) == at(now + 30 * DAY) + timedelta(days=settings.MEMBERSHIP_SINGLE_PERIOD_DAYS)
+
+
+def test_an_event_that_cannot_be_read_now_is_kept_for_stripes_retry(alice: Any, stripe_stand_in: Any) -> None:
+    now = int(time.time())
+    payload = subscription_checkout(alice)  # the stand-in does not know sub_1 yet: a 404
+    response = post_event(payload)
+    assert response.status_code == 503
+    assert not StripeEvent.objects.exists() and not Payment.objects.exists() and not member_now(alice)
+    stripe_stand_in.subscription("sub_1", now, now + 30 * DAY)
+    assert post_event(payload).status_code == 200  # Stripe's retry of the same event
+    assert until_of(alice) == at(now + 30 * DAY)
