@@ -331,3 +331,10 @@ def test_an_event_that_cannot_be_read_now_is_kept_for_stripes_retry(alice: Any, 
     stripe_stand_in.subscription("sub_1", now, now + 30 * DAY)
     assert post_event(payload).status_code == 200  # Stripe's retry of the same event
     assert until_of(alice) == at(now + 30 * DAY)
+
+
+def test_a_visitor_reads_the_offer_and_is_asked_to_log_in(client: Client, stripe_stand_in: Any) -> None:
+    body = client.get(reverse("membership:page")).content.decode()
+    assert "€30 a year" in body and "Log in to become a member" in body and "Pay with Stripe" not in body
+    help_page = client.get(reverse("membership:help")).content.decode()
+    assert "checkout.session.completed" in help_page and "client_reference_id" in help_page
