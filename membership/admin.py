@@ -8,7 +8,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.contrib.auth import get_user_model
 
 from accounts.membership import is_member
 from membership.models import MembershipChange, MembershipPeriod, Payment, StripeEvent
@@ -20,7 +19,6 @@ class MembershipChangeForm(forms.ModelForm):  # type: ignore[type-arg]
         min_value=1, max_value=MAX_STAFF_DAYS, required=False,
         help_text="For a grant or an extension: how many days (an extension counts from the current end).",
     )
-    user = forms.ModelChoiceField(queryset=get_user_model()._default_manager.all(), label="Player")
 
     class Meta:
         model = MembershipChange
@@ -49,6 +47,7 @@ class MembershipChangeAdmin(admin.ModelAdmin):
     player's periods now. Changes are never edited or deleted: they are the log."""
 
     form = MembershipChangeForm
+    raw_id_fields = ("user",)  # a search pop-up, not a list of every player
     list_display = ("at", "user", "action", "until_before", "until_after", "staff", "reason")
     list_filter = ("action",)
     search_fields = ("user__username", "reason")

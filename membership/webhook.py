@@ -149,7 +149,8 @@ def _checkout_completed(obj: dict[str, Any], at: datetime) -> str:
             period_for_payment(payment=payment, starts_at=starts, ends_at=ends)
         membership_recompute(user.pk)
         return f"subscription {subscription_id} is {user.get_username()}'s"
-    if settings.STRIPE_PRICE_SINGLE not in stripe_api.session_price_ids(str(obj["id"])) or not settings.STRIPE_PRICE_SINGLE:
+    single = settings.STRIPE_PRICE_SINGLE
+    if not single or single not in stripe_api.session_price_ids(str(obj["id"])):
         return f"session {obj['id']} bought no membership price: nothing changed"
     payment = _payment(stripe_id=str(obj["id"]), kind=Payment.Kind.SINGLE, user=user, obj=obj, paid_at=at,
                        payment_intent=str(obj.get("payment_intent") or ""))
