@@ -1,6 +1,10 @@
 """The reminder a week (MEMBERSHIP_REMINDER_DAYS) before a membership ends: one e-mail and one
 push per end of membership, with the player's "My membership ends in a week" switch.
 
+A membership whose last period was paid by a Stripe subscription that has not ended gets none:
+Stripe renews it by itself, and a monthly subscriber would otherwise be told every month that
+their membership ends.
+
 Queued by the worker's tick (notices/periodic.py); each task decides again when it runs (the
 membership may have been extended meanwhile) and claims its notice by a unique key naming the
 player and the end, so a repeated or concurrent run sends nothing twice, and an extension (a new
@@ -18,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
+from membership.models import MembershipPeriod, StripeSubscription
 from notices import outbox
 from notices.mail import absolute
 from notices.models import PushSubscription, SentNotice
@@ -47,14 +52,23 @@ def memberships_to_remind(now: datetime) -> list[tuple[int, datetime]]:
     keys = {membership_reminder_key(user_id, until) for user_id, until in ending}
     sent = set(SentNotice.objects.filter(key__in=keys | {f"push:{key}" for key in keys}).values_list("key", flat=True))
     return [(user_id, until) for user_id, until in ending
-            if membership_reminder_key(user_id, until) not in sent
-            or f"push:{membership_reminder_key(user_id, until)}" not in sent]
+            if (membership_reminder_key(user_id, until) not in sent
+                or f"push:{membership_reminder_key(user_id, until)}" not in sent)
+            and not _renews_by_itself(user_id, until)]
+
+
+def _renews_by_itself(user_id: int, until: datetime) -> bool:
+    subscriptions = MembershipPeriod.objects.filter(
+        user_id=user_id, ends_at=until, payment__refunded_at__isnull=True
+    ).exclude(payment__subscription_id="").values_list("payment__subscription_id", flat=True)
+    return StripeSubscription.objects.filter(subscription_id__in=list(subscriptions), ended_at__isnull=True).exists()
 
 
 def _still_ending(user_id: int, until: datetime, now: datetime) -> bool:
     start, end = _window(now)
-    return Profile.objects.filter(user_id=user_id, member_until=until, member_until__gt=start,
-                                  member_until__lte=end).exists()
+    ending = Profile.objects.filter(user_id=user_id, member_until=until, member_until__gt=start,
+                                    member_until__lte=end).exists()
+    return ending and not _renews_by_itself(user_id, until)
 
 
 def send_membership_reminder(user_id: int, until: datetime, now: datetime | None = None) -> bool:

@@ -179,3 +179,19 @@ def test_the_page_shows_a_members_end_and_the_profile_links_to_it(alice: Any, al
     profile = alice_client.get(reverse("accounts:profile")).content.decode()
     assert 'href="/membership/"' in profile
     assert "Become a member!" in alice_client.get(reverse("home")).content.decode()  # the ACCOUNT menu
+
+
+def test_no_reminder_for_a_subscription_that_renews_by_itself(alice: Any, stripe_stand_in: Any) -> None:
+    from membership.models import Payment, StripeSubscription
+    from membership.periods import period_for_payment
+
+    with time_machine.travel(START, tick=False):
+        payment = Payment.objects.create(stripe_id="in_1", kind="subscription", user=alice, subscription_id="sub_1")
+        subscription = StripeSubscription.objects.create(subscription_id="sub_1", user=alice)
+        period_for_payment(payment=payment, starts_at=START - 25 * DAY, ends_at=START + 5 * DAY)
+        assert queue_periodic_notices(START) == 0
+        assert send_membership_reminder(alice.pk, START + 5 * DAY, START) is False
+        subscription.ended_at = START + 5 * DAY  # cancelled: it will not renew
+        subscription.save()
+        assert queue_periodic_notices(START) == 2
+        assert send_membership_reminder(alice.pk, START + 5 * DAY, START) is True
