@@ -41,3 +41,21 @@ def test_the_rated_box_follows_the_variant_as_chosen_on_edit_ratings(tab_for: Ta
     tab.get_by_label(re.compile(r"Nackgammon \(BN\)")).check()
     tab.get_by_label(re.compile(r"Pro Backgammon \(BP\)")).check()
     expect(rated).to_be_checked()
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (844, 390), (1280, 720)])
+def test_become_a_member_shows_the_plans_and_the_pay_button_on_the_first_screen(
+    tab_for: TabMaker, alice: Any, settings: Any, width: int, height: int
+) -> None:
+    from tests.e2e.test_fit_e2e import SMALL_TARGETS
+
+    settings.STRIPE_SECRET_KEY, settings.STRIPE_WEBHOOK_SECRET = "sk_test_page", "whsec_page"
+    settings.STRIPE_PRICE_MONTHLY, settings.STRIPE_PRICE_SINGLE = "price_m", "price_s"
+    settings.MEMBERSHIP_PRICE_MONTHLY_TEXT = "€3 a month"
+    tab = tab_for(width, alice, height)
+    tab.goto("/membership/")
+    expect(tab.get_by_text("€3 a month")).to_be_visible()
+    pay = tab.get_by_role("button", name="Pay with Stripe")
+    expect(pay).to_be_in_viewport(ratio=1)  # whole, without scrolling: the Pay bar stays in reach
+    assert tab.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    assert tab.evaluate(SMALL_TARGETS) == []
