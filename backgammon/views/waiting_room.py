@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.rating_choices import rated_defaults
 from backgammon.engine import VARIANTS
 from backgammon.forms import AutoMatchForm, OpenChallengeForm, WaitingRoomFilterForm, time_limit_key
 from backgammon.lobby_limits import LOBBY_TOO_FAST, lobby_write_refused
@@ -68,7 +69,7 @@ def waiting_room(request: HttpRequest) -> HttpResponse:
     """The open challenges I may see (filtered), and a form to add mine. Visitors see the room
     too, as on ItsYourTurn, and are asked to sign up or log in to join or add a challenge."""
     if request.method != "POST":
-        return _render_room(request, OpenChallengeForm())
+        return _render_room(request, OpenChallengeForm(rated_defaults=rated_defaults(request.user)))
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     form = OpenChallengeForm(request.POST)
