@@ -20,7 +20,7 @@ EXPECTED = {
             "Watch games", "Dice statistics"],
     "Account": ["Edit user profile", "Edit game boards", "Notices", "Buddy list",
                 "Edit ignore list", "Change password", "Edit ratings", "Become a member!", "News", "Log out"],
-    "Help": ["Tutorial", "Rules", "Features and tips", "Dice FAQ", "Ratings"],
+    "Help": ["Tutorial", "Rules", "Features and tips", "Dice FAQ", "Ratings", "Analysis board"],
 }
 
 
