@@ -30,7 +30,7 @@ class BoardSettingsForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ("board_theme", "checker_colours", "home_board_left", "show_point_numbers",
-                  "show_pip_counts", "confirm_submit")
+                  "show_pip_counts", "confirm_submit", "auto_forced_move", "auto_pass_dance")
         widgets: ClassVar[dict[str, Any]] = {
             "board_theme": forms.RadioSelect, "checker_colours": forms.RadioSelect,
         }

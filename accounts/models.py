@@ -23,6 +23,14 @@ class CheckerColours(models.TextChoices):
 
 
 
+class AutoPlay(models.TextChoices):
+    """In which games the site makes a move that leaves the player nothing to choose."""
+
+    NEVER = "never", "never"
+    LIVE = "live", "in live games"
+    ALWAYS = "always", "in every game"
+
+
 class Profile(models.Model):
     """One per user, created with the account (see accounts.services.account_create)."""
 
@@ -60,6 +68,22 @@ class Profile(models.Model):
         "ask before submitting a move",
         default=False,
         help_text="Submit then shows a step where you confirm the move.",
+    )
+    # A turn with nothing to choose: in a live game a click on Submit costs reserve time for no
+    # decision, so by default the site plays it there (backgammon/services/games.py follow_ups).
+    auto_forced_move = models.CharField(
+        "play a forced move by itself",
+        max_length=6,
+        choices=AutoPlay.choices,
+        default=AutoPlay.LIVE,
+        help_text="When a roll has one legal play, the site plays it for you at once.",
+    )
+    auto_pass_dance = models.CharField(
+        "pass a dance by itself",
+        max_length=6,
+        choices=AutoPlay.choices,
+        default=AutoPlay.LIVE,
+        help_text="When no checker can move with your roll, the site passes for you at once.",
     )
     # The end of the player's membership (membership.periods keeps it: the latest end of their
     # valid periods, Stripe's or staff's); a member while it is in the future. Members may join

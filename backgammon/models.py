@@ -372,6 +372,9 @@ class Game(models.Model):
     def player(self, side: Side) -> Any:
         return self.black if side is Side.BLACK else self.white
 
+    def player_id(self, side: Side) -> int:
+        return self.black_id if side is Side.BLACK else self.white_id
+
     def opponent_of(self, user: Any) -> Any:
         side = self.side_of(user)
         if side is None:

@@ -30,7 +30,7 @@ from backgammon.engine.game import WinKind
 from backgammon.engine.match import MatchState, Phase, apply_action
 from backgammon.engine.match_json import state_to_dict
 from backgammon.engine.notation import format_play
-from backgammon.engine.plays import find_play
+from backgammon.engine.plays import Play, find_play, legal_plays
 from backgammon.models import Game, GameAction
 from backgammon.move_records import remember_appended
 from backgammon.signals import actions_logged, game_changed, match_finished, untimed_player_ids
@@ -60,6 +60,10 @@ STALE_PAGE = "This game has moved on since your page was loaded: reload to see t
 # A chain of automatic actions is short (a few tied opening rolls, one automatic roll); a longer
 # one means the engine keeps asking for the same thing, and we refuse rather than loop forever.
 _MAX_FOLLOW_UPS = 50
+# Forced plays the site makes in one request, by the players' choice (accounts.models.AutoPlay):
+# one each way at most, so two players who both cannot move (both on the bar against closed
+# boards) are handed the turn in turn instead of passing for each other without end.
+_MOST_AUTO_PLAYS = 2
 # Only the system times a player out; a player's request of this kind is refused.
 _SYSTEM_KINDS = frozenset({ActionKind.TIMEOUT})
 
@@ -79,6 +83,7 @@ class _Log:
     mover_id: int | None = None  # the player who asked for these actions; None for the site's own
     rows: list[GameAction] = field(default_factory=list)
     rolls: int = 0
+    auto_plays: int = 0
 
     def roll(self, *, side: Side | None, message: str = "") -> None:
         """Append a roll of the server's dice."""
@@ -124,9 +129,25 @@ class _Log:
                 self.roll(side=None)
             elif state.phase is Phase.ROLL and state.roll_is_automatic:
                 self.roll(side=state.turn)
+            elif state.phase is Phase.MOVE and (play := self._play_without_choice()) is not None:
+                self.append(Action.play([(move.origin, move.destination) for move in play.moves]), side=state.turn)
+                self.auto_plays += 1
             else:
                 return
         raise RuntimeError(f"Game {self.game.pk}: automatic actions did not come to an end")
+
+    def _play_without_choice(self) -> Play | None:
+        """The one legal play of the player to move (a forced move, or no move at all: a dance),
+        when they chose to have the site make it in a game like this one; else None."""
+        state = self.state
+        if state.dice is None or self.auto_plays >= _MOST_AUTO_PLAYS:
+            return None
+        plays = legal_plays(state.position, state.dice)
+        if len(plays) != 1:
+            return None
+        forced_move, dance = _auto_play_choices(self.game.player_id(state.turn))
+        choice = dance if not plays[0].moves else forced_move
+        return plays[0] if choice == "always" or (choice == "live" and self.game.is_live) else None
 
     def save(self) -> Game:
         """Append the rows and rewrite the snapshot; the caller holds the row lock."""
@@ -164,6 +185,14 @@ class _Log:
         )
         transaction.on_commit(partial(after_answer, changed))
         return game
+
+
+def _auto_play_choices(user_id: int) -> tuple[str, str]:
+    """A player's (forced move, dance) choices: "never", "live" or "always"."""
+    from accounts.models import AutoPlay, Profile
+
+    row = Profile.objects.filter(user_id=user_id).values_list("auto_forced_move", "auto_pass_dance").first()
+    return row or (AutoPlay.LIVE.value, AutoPlay.LIVE.value)
 
 
 def _schedule(game_id: int, action_number: int, deadline: datetime, live: bool = False) -> None:
