@@ -84,6 +84,7 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
         "mat_url": kept_reverse("backgammon:game_mat", game_id),
         "give_time_url": kept_reverse("backgammon:game_give_time", game_id),
         "privacy_url": kept_reverse("backgammon:game_privacy", game_id),
+        "rematch_url": kept_reverse("backgammon:game_rematch", game_id),
         "next_game_url": kept_reverse("backgammon:next_game"),
         "status_url": kept_reverse("backgammon:status"),
         # A live game's clocks as the server reads them now: each region sets the page's afresh.

@@ -29,6 +29,7 @@ urlpatterns = [
     path("games/<int:game_id>/match.mat", game.game_mat, name="game_mat"),
     path("games/<int:game_id>/note/", extras.game_note, name="game_note"),
     path("games/<int:game_id>/privacy/", extras.game_privacy, name="game_privacy"),
+    path("games/<int:game_id>/rematch/", extras.game_rematch, name="game_rematch"),
     # Watching.
     path("games/watch/", extras.watch, name="watch"),
     # Dice statistics (SPY menu) and the tutorial (HELP menu): public pages.

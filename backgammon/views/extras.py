@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
 from backgammon.models import Game
+from backgammon.services.rematch import rematch_offer
 from backgammon.services.notes import NOTE_MAX_LENGTH, NoteRejected, game_note_save, game_note_text
 from backgammon.services.refusals import Refusal, Rejected
 from backgammon.services.watching import game_set_private, games_to_watch
@@ -92,3 +93,22 @@ def watch(request: HttpRequest) -> HttpResponse:
     pages = Paginator(games_to_watch(), WATCH_PAGE_SIZE)
     page = pages.get_page(request.GET.get("page"))
     return render(request, "backgammon/watch.html", {"games": page, "page_obj": page})
+
+
+@login_required
+@require_POST
+def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player of a finished live match challenges the opponent to the same match again."""
+    game = visible_game_or_404(game_id, request.user)
+    try:
+        rematch_offer(game_id=game.pk, user=request.user)
+    except Rejected as refusal:
+        status = _refusal_status(refusal)
+        if status != 400:  # a watcher's request: nothing to show them on the game's page
+            return HttpResponse(refusal.message, status=status, content_type="text/plain; charset=utf-8")
+        messages.error(request, refusal.message)
+        return _back_to_game(game.pk)
+    opponent = game.opponent_of(request.user)
+    messages.success(request, f"Rematch offered to {opponent.get_username()}: it lapses unless answered "
+                              "within 2 minutes.")
+    return redirect("backgammon:status")
