@@ -29,6 +29,7 @@ from accounts.vacations import vacations_end_key
 from backgammon.clock_words import time_left_words
 from backgammon.competitions import Competition, competition_keys, competition_of
 from backgammon.engine import PerSide
+from backgammon.listening import listening_key, opponent_here
 from backgammon.models import Game, TimeGift
 from backgammon.move_records import (
     LoggedAction,
@@ -79,6 +80,8 @@ class GameReads:
     # note, and the header's two counts (the context processors' names, so theirs go unread).
     note_text: str | None = None
     menu_counts: dict[str, int] | None = None
+    # A live game in play, for its players: whether the opponent has its page open now.
+    opponent_here: bool | None = None
 
 
 def earlier_moves_key(game_id: int, game_number: int, for_a_player: bool) -> str:
@@ -102,6 +105,8 @@ def keys_of_page(game: Game, viewer_id: Any) -> list[str]:
         keys += menu_counts_keys(viewer_id)
         if viewer_id in (game.black_id, game.white_id):
             keys.append(note_key(game.pk, viewer_id))
+            if game.is_live and game.is_active:
+                keys.append(listening_key(game.white_id if viewer_id == game.black_id else game.black_id, game.pk))
     return keys
 
 
@@ -134,6 +139,7 @@ def gather(game: Game, user: Any, *, whole_page: bool = False) -> GameReads:
         finished=finished,
         note_text=game_note_text(game=game, author=user) if whole_page and is_player else None,
         menu_counts=menu_counts_context(user) if whole_page and viewer_id is not None else None,
+        opponent_here=opponent_here(game, viewer_id) if is_player and game.is_live and game.is_active else None,
     )
 
 

@@ -89,6 +89,8 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
         "status_url": kept_reverse("backgammon:status"),
         # A live game's clocks as the server reads them now: each region sets the page's afresh.
         "clocks": live_clocks(page.game, page.names, timezone.now()),
+        "opponent_presence": None if page.reads.opponent_here is None or page.viewer is None else {
+            "name": page.names[page.viewer.other], "here": page.reads.opponent_here},
     }
     if page.is_player:
         # The player's own privacy wish: never anyone else's (services.notes).

@@ -47,6 +47,7 @@ from accounts.backends import signed_in_user_key
 from backgammon import signals
 from backgammon.game_reads import keys_of_page
 from backgammon.game_region import pushed_region
+from backgammon.listening import listening_key
 from backgammon.live_topics import LOBBY, player_topic, publish_changed, topic_mark, topic_messages
 from backgammon.models import Challenge, Game
 from backgammon.services.queries import games_awaiting_counts_kept
@@ -58,6 +59,7 @@ from gamesite.menu_counts import menu_counts_context, menu_counts_keys, menu_cou
 
 __all__ = [
     "EVENT_GAME",
+    "EVENT_PRESENCE",
     "EVENT_PRIVATE",
     "EVENT_STATUS",
     "connect",
@@ -78,6 +80,8 @@ EVENT_GAME = "game"
 EVENT_STATUS = "status"
 # Told to a game's watchers when a player makes it private: their streams end with it.
 EVENT_PRIVATE = "private"
+EVENT_PRESENCE = "presence"
+"""A live game's opponent opened or left the game's page ({"g": game, "here": bool})."""
 # The message type the stream's channel receives (Channels wants a "type" on every message).
 MESSAGE_TYPE = "live.event"
 
@@ -198,11 +202,6 @@ LISTENING_SECONDS = 90
 
 
 TOPIC_MARK_PREFIX = topic_mark("")
-
-
-def listening_key(user_id: int, game_id: int | None = None) -> str:
-    """The mark of ``user_id``'s open pages: any page, or (with ``game_id``) that game's page."""
-    return f"live:listening:{user_id}" if game_id is None else f"live:listening:{user_id}:{game_id}"
 
 
 _NOT_AN_ACTION = object()

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
 from backgammon.models import Game
-from backgammon.services.rematch import rematch_offer
 from backgammon.services.notes import NOTE_MAX_LENGTH, NoteRejected, game_note_save, game_note_text
 from backgammon.services.refusals import Refusal, Rejected
+from backgammon.services.rematch import rematch_offer
 from backgammon.services.watching import game_set_private, games_to_watch
 from backgammon.views.access import visible_game_or_404
 

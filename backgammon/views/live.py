@@ -28,6 +28,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -45,6 +46,7 @@ from django.views.decorators.http import require_GET
 from django_ratelimit.core import is_ratelimited
 
 from backgammon.live import (
+    EVENT_PRESENCE,
     LISTENING_SECONDS,
     MESSAGE_TYPE,
     game_group,
@@ -120,15 +122,19 @@ def live_events(request: HttpRequest) -> HttpResponse:
         return response
     groups = [user_group(user.pk)]
     marks = [listening_key(user.pk)]
+    presence: Presence | None = None
     game_id_text = request.GET.get("game")
     if game_id_text is not None:
         found = _game_for(game_id_text, user)
         if isinstance(found, HttpResponse):
             return found
-        if found.side_of(user) is None:
+        side = found.side_of(user)
+        if side is None:
             groups.append(game_group(found.pk))
         else:  # a player hears their own games' news in their own group, the region included
             marks.append(listening_key(user.pk, found.pk))
+            if found.is_live and found.is_active:  # the opponent's page shows whether this one is open
+                presence = Presence(found.pk, user.pk, found.player_id(side.other))
     topics = list(dict.fromkeys(request.GET.getlist("topic")))
     if len(topics) > MOST_TOPICS:
         return HttpResponse(f"At most {MOST_TOPICS} topics a stream.", status=400, content_type=PLAIN_TEXT)
@@ -143,7 +149,7 @@ def live_events(request: HttpRequest) -> HttpResponse:
     layer = get_channel_layer()
     if layer is None:
         return _unavailable("Live updates are not configured: this page polls instead.")
-    finish_on_loop(functools.partial(_stream, layer, groups, marks))
+    finish_on_loop(functools.partial(_stream, layer, groups, marks, presence))
     # The body is the finisher's: a streamed answer, so that no Content-Length is set for it.
     response = StreamingHttpResponse((), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -151,7 +157,7 @@ def live_events(request: HttpRequest) -> HttpResponse:
     return response
 
 
-async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str],
+async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str], presence: Presence | None,
                   start: dict[str, Any], receive: Any, send: Any) -> None:
     """The answer of a checked stream request, on the event loop: its groups joined, ``hello``,
     then the events until the page goes away (see ``_events``)."""
@@ -173,7 +179,7 @@ async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str],
     await send(start)
     gone = asyncio.ensure_future(_page_gone(receive))
     try:
-        async with contextlib.aclosing(_events(layer, channel, marks, gone)) as events:
+        async with contextlib.aclosing(_events(layer, channel, marks, gone, presence)) as events:
             async for text in events:
                 await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
         if not gone.done():
@@ -208,7 +214,7 @@ def _hello() -> str:
 
 
 async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
-                  gone: asyncio.Future[None]) -> AsyncIterator[str]:
+                  gone: asyncio.Future[None], presence: Presence | None = None) -> AsyncIterator[str]:
     """``hello`` first (a page that never sees it is behind a buffering proxy and polls), then
     the events of each message to the page's groups, with a keep-alive comment when quiet,
     until the page is ``gone`` or a message says it is the ``last`` (live.publish_game_made_private)."""
@@ -218,6 +224,8 @@ async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
     try:
         await _in_a_shared_thread(_open_marks, marks)
         marked_at = time.monotonic()
+        if presence is not None:
+            await _tell_presence(layer, presence, here=True)
         yield _hello()
         while True:
             if time.monotonic() - marked_at >= KEEPALIVE_SECONDS:
@@ -256,6 +264,30 @@ async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
                 await _in_a_shared_thread(_close_marks, marks)
             except Exception:  # the cache out of reach: the marks lapse by themselves
                 log.info("live stream left its listening marks", exc_info=True)
+            if presence is not None:
+                # Away only once the player's last page of the game has gone (another tab may stay).
+                key = listening_key(presence.player_id, presence.game_id)
+                if not await _in_a_shared_thread(cache.get, key):
+                    await _tell_presence(layer, presence, here=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """A player's page of their live game: its opening and closing are told to the opponent."""
+
+    game_id: int
+    player_id: int
+    opponent_id: int
+
+
+async def _tell_presence(layer: BaseChannelLayer, presence: Presence, *, here: bool) -> None:
+    """A ``presence`` event ({"g": game, "here": bool}) to the opponent's pages; a failure only
+    leaves their page as it was until its next region (which reads the marks afresh)."""
+    event = {"type": MESSAGE_TYPE, "events": [[EVENT_PRESENCE, {"g": presence.game_id, "here": here}]]}
+    try:
+        await asyncio.wait_for(layer.group_send(user_group(presence.opponent_id), event), timeout=2)
+    except Exception:
+        log.info("live: presence not told", exc_info=True)
 
 
 async def _sent_a_check(layer: BaseChannelLayer, channel: str) -> bool:

@@ -72,6 +72,7 @@
     source.addEventListener("status", onStatus);
     source.addEventListener("changed", onChanged);
     source.addEventListener("private", onPrivate);
+    source.addEventListener("presence", onPresence);
     // Connected but no hello: something between us buffers the stream, so poll meanwhile.
     window.setTimeout(function () {
       if (!live && source.readyState === EventSource.OPEN) startPolling();
@@ -165,6 +166,15 @@
     // once, whole, rather than first asking whether it changed.
     region.dataset.heard = String(news.n);
     htmx.trigger(region, "live:poll");
+  }
+  // A "presence" event ({"g": 12, "here": true}): the opponent of this live game opened or left
+  // its page. The line under the clocks says so (the next region reads it afresh anyway).
+  function onPresence(event) {
+    var data = readData(event);
+    var line = document.getElementById("opponent-presence");
+    if (!line || String(data.g) !== line.dataset.game) return;
+    line.textContent = line.dataset.name + (data.here ? " is here" : " is away");
+    line.classList.toggle("match-clock__presence--away", !data.here);
   }
   // A "private" event ({"g": 12}): a player made the game this page watches private. The
   // stream ends with it, and the page, asked again, says the game is private.

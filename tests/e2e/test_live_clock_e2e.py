@@ -108,3 +108,22 @@ def test_the_live_game_page_and_new_game_have_no_serious_violation(
         if violations:
             found[f"{url} {width}"] = violations
     assert not found, report(found)
+
+
+def test_each_page_shows_whether_the_opponent_is_here(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(who.alice, who.bob, "BP", match_length=3, time_control=TimeControl.live(12, 180))
+    alice = tab_for(390, who.alice, height=844)
+    alice.goto(f"/games/{game.pk}/")
+    expect(alice.locator("body")).to_have_attribute("data-live", "push", timeout=PUSHED)
+    presence = alice.locator("#opponent-presence")
+    expect(presence).to_have_text("bob is away")
+    bob = tab_for(390, who.bob, height=844)
+    bob.goto(f"/games/{game.pk}/")
+    expect(bob.locator("#opponent-presence")).to_have_text("alice is here")
+    expect(presence).to_have_text("bob is here", timeout=PUSHED)  # told when bob's page opened
+    bob.close()
+    expect(presence).to_have_text("bob is away", timeout=PUSHED)  # and when it closed
