@@ -13,6 +13,7 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
 from api import schemas
+from backgammon.engine.clock import InvalidTimeControlError, TimeControl
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.tournaments import (
     TournamentConflict,
@@ -40,6 +41,10 @@ class TournamentIn(Schema):
     vacation_days_cap: int | None = Field(
         None, description="at most this many days of each vacation pause its games; 0: none"
     )
+    time_control: schemas.TimeControl | None = Field(
+        None, description="A live tournament's match clock ({\"kind\": \"live\", \"delay_s\", \"reserve_s\"}): "
+        "each round's matches start together, and a player not there loses after the delay plus two "
+        "minutes. Left out (or correspondence): time_limit_hours a move.")
 
 
 class Created(Schema):
@@ -53,6 +58,8 @@ class TournamentSummary(Schema):
     format: str
     size: int
     status: str
+    time_control: schemas.LiveTime | None = Field(
+        None, description="A live tournament's match clock; null for a correspondence tournament.")
 
 
 class TournamentList(Schema):
@@ -97,8 +104,10 @@ def _name(user: Any) -> str | None:
 
 
 def _summary(tournament: Tournament) -> dict[str, Any]:
+    control = tournament.time_control()
     return {"id": tournament.pk, "name": tournament.name, "variant": tournament.variant,
-            "format": tournament.format, "size": tournament.size, "status": tournament.status}
+            "format": tournament.format, "size": tournament.size, "status": tournament.status,
+            "time_control": None if control is None else control.to_dict()}
 
 
 def tournament_json(tournament: Tournament) -> dict[str, Any]:
@@ -132,11 +141,15 @@ def create(request: HttpRequest, body: TournamentIn) -> Any:
         raise HttpError(403, "Only staff can create tournaments.")
     if not 0 < body.time_limit_hours < 24 * 365:
         raise HttpError(422, "The time limit per move is a number of hours, e.g. 24 or 72.")
+    try:
+        control = None if body.time_control is None else TimeControl.from_dict(body.time_control.dict())
+    except InvalidTimeControlError as refusal:
+        raise HttpError(422, str(refusal)) from None
     made = tournament_create(
         staff=request.auth, name=body.name, variant=body.variant, format=body.format,
         size=body.size, time_limit=timedelta(hours=body.time_limit_hours),
         match_length=body.match_length, rated=body.rated,
-        vacation_days_cap=body.vacation_days_cap,
+        vacation_days_cap=body.vacation_days_cap, time_control=control,
     )
     return Status(201, {"id": made.pk})
 

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.dateparse import parse_duration
 
+from backgammon.engine.clock import InvalidTimeControlError, TimeControl
 from backgammon.models import TIME_LIMITS, time_limit_label
 from tournaments.admin_decisions import abort_tournaments, adjudicate_matches
 from tournaments.ladders import LadderRejected, ladder_terms
@@ -153,6 +154,22 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Tournament
         fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        """A live tournament needs both the delay and the reserve, in the live clock's ranges; its
+        time limit is then the two together, as its games' is."""
+        cleaned = super().clean() or {}
+        delay, reserve = cleaned.get("live_delay_s"), cleaned.get("live_reserve_s")
+        if (delay is None) != (reserve is None):
+            raise forms.ValidationError("A live tournament needs both its delay and its reserve (or neither).")
+        if reserve is not None:
+            try:
+                control = TimeControl.live(delay, reserve)
+            except InvalidTimeControlError as refusal:
+                raise forms.ValidationError(str(refusal)) from None
+            cleaned["time_limit"] = timedelta(seconds=control.delay_s + control.reserve_s)
+            self.instance.time_limit = cleaned["time_limit"]
+        return cleaned
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

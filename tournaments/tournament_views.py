@@ -45,7 +45,7 @@ def _areas(viewer: Any) -> list[dict[str, Any]]:
         for status in LISTED_STATUSES:
             rows = [
                 {"tournament": t, "signed_up": t.pk in mine,
-                 "time_limit": time_limit_label(t.time_limit)}
+                 "time_limit": _clock_words(t)}
                 for t in listed if t.area == area and t.status == status
             ]
             sections.append({"status": status, "label": status.label, "rows": rows})
@@ -153,7 +153,7 @@ def _context(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
     entries = list(found.entries.select_related("player"))
     return {
         "tournament": found,
-        "time_limit": time_limit_label(found.time_limit),
+        "time_limit": _clock_words(found),
         "entrants": [entry.player.get_username() for entry in entries],
         "sections": _sections(found, request.user),
         "standings": standings(found) if found.status != Tournament.Status.SIGNUP else [],
@@ -198,3 +198,11 @@ def tournament_replace(request: HttpRequest, tournament_id: int) -> HttpResponse
                       status=_status(refusal))
     messages.success(request, f"{new.get_username()} replaced {old.get_username()}.")
     return redirect("tournaments:tournament", tournament_id)
+
+
+def _clock_words(tournament: Tournament) -> str:
+    """"3 days per move", or a live tournament's clock: "live: 8 s + 1 min" (delay + reserve)."""
+    control = tournament.time_control()
+    if control is None:
+        return f"{time_limit_label(tournament.time_limit)} per move"
+    return f"live: {control.describe()}"

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.membership import is_member
 from backgammon.engine import VARIANTS
+from backgammon.engine.clock import TimeControl
 from backgammon.live_topics import TOURNAMENTS, publish_changed, tournament_topic
 from backgammon.models import Game
 from backgammon.services import MATCH_VARIANTS, Refusal, Rejected, game_adjudicate, game_create
@@ -33,6 +34,7 @@ from .brackets import (
 )
 from .models import Entry, Tournament, TournamentMatch
 from .models.vacation_caps import MAX_VACATION_CAP_DAYS
+from .no_show import schedule_no_show_check
 
 __all__ = [
     "TournamentConflict",
@@ -73,6 +75,7 @@ def tournament_create(
     signup_closes_at: Any = None,
     members_only: bool = False,
     vacation_days_cap: int | None = None,
+    time_control: TimeControl | None = None,
 ) -> Tournament:
     if not getattr(staff, "is_staff", False):
         raise TournamentRejected("Only staff can create tournaments", Refusal.NOT_PLAYER)
@@ -98,6 +101,10 @@ def tournament_create(
         raise TournamentRejected("Choose the area: standard or casual")
     if time_limit <= timedelta(0):
         raise TournamentRejected("The time limit per move must be positive")
+    live = time_control is not None and time_control.is_live
+    if live:
+        assert time_control is not None
+        time_limit = timedelta(seconds=time_control.delay_s + time_control.reserve_s)
     if vacation_days_cap is not None and not 0 <= vacation_days_cap <= MAX_VACATION_CAP_DAYS:
         raise TournamentRejected(
             f"The vacation cap is 0 to {MAX_VACATION_CAP_DAYS} days, or none to allow them all"
@@ -106,6 +113,8 @@ def tournament_create(
         name=name, area=area, variant=variant, match_length=length, format=format, size=size,
         time_limit=time_limit, rated=rated, signup_closes_at=signup_closes_at,
         members_only=members_only, vacation_days_cap=vacation_days_cap,
+        live_delay_s=time_control.delay_s if live and time_control else None,
+        live_reserve_s=time_control.reserve_s if live and time_control else None,
     )
     publish_changed(TOURNAMENTS)
     return created
@@ -203,31 +212,46 @@ def _start(tournament: Tournament) -> None:
     elif tournament.format == Format.ROUND_ROBIN:
         for number, pairs in enumerate(round_robin_rounds(len(players)), start=1):
             for slot, (a, b) in enumerate(pairs):
-                _open_match(tournament, number, slot, players[a], players[b])
+                # Live, a round's matches start together when the one before it is over.
+                _open_match(tournament, number, slot, players[a], players[b],
+                            start=number == 1 or not tournament.is_live)
     else:
         _next_double_elimination_round(tournament)
 
 
 def _open_match(
-    tournament: Tournament, number: int, slot: int, a: Any, b: Any, bracket: str = ""
+    tournament: Tournament, number: int, slot: int, a: Any, b: Any, bracket: str = "", *, start: bool = True
 ) -> TournamentMatch:
-    """A match with both players known starts its game at once; with ``b`` None it is a bye."""
+    """A match with both players known starts its game at once (unless ``start`` is False: a
+    live round robin's later rounds); with ``b`` None it is a bye."""
     match = TournamentMatch(
         tournament=tournament, round=number, slot=slot, bracket=bracket, player_a=a, player_b=b
     )
     if b is None:
         match.bye, match.winner = True, a
-    else:
+    elif start:
         match.game = _game_for(tournament, a, b)
     match.save()
     return match
 
 
 def _game_for(tournament: Tournament, a: Any, b: Any) -> Game:
-    return game_create(
+    control = tournament.time_control()
+    game = game_create(
         black=a, white=b, variant=tournament.variant, match_length=tournament.match_length,
-        time_limit=tournament.time_limit, rated=tournament.rated,
+        time_limit=tournament.time_limit, rated=tournament.rated, time_control=control,
     )
+    if control is not None:
+        schedule_no_show_check(game, control)
+    return game
+
+
+def _start_waiting_round(tournament: Tournament, number: int) -> None:
+    """A live tournament's round ``number``: its matches whose players are known start together."""
+    for match in tournament.matches.filter(round=number, game__isnull=True, bye=False, winner__isnull=True,
+                                           player_a__isnull=False, player_b__isnull=False):
+        match.game = _game_for(tournament, match.player_a, match.player_b)
+        match.save(update_fields=["game"])
 
 
 def _start_single_elimination(tournament: Tournament, players: list[Any]) -> None:
@@ -256,9 +280,11 @@ def _advance_single_elimination(tournament: Tournament, match: TournamentMatch) 
         following.player_a = match.winner
     else:
         following.player_b = match.winner
-    if following.player_a_id and following.player_b_id:
+    if following.player_a_id and following.player_b_id and not tournament.is_live:
         following.game = _game_for(tournament, following.player_a, following.player_b)
     following.save()
+    if tournament.is_live and not tournament.matches.filter(round=match.round, winner__isnull=True).exists():
+        _start_waiting_round(tournament, match.round + 1)
 
 
 def _losses(tournament: Tournament) -> dict[int, int]:
@@ -326,6 +352,8 @@ def _record(tournament: Tournament, match: TournamentMatch, winner_id: int) -> N
         if not open_in_round.exists():
             _next_double_elimination_round(tournament)
         return
+    if tournament.is_live and not open_in_round.exists():
+        _start_waiting_round(tournament, match.round + 1)
     if not tournament.matches.filter(winner__isnull=True).exists():
         table = standings(tournament)
         _finish(tournament, get_user_model()._default_manager.get(username=table[0]["username"]))

@@ -13,7 +13,7 @@ from backgammon.signals import match_finished
 from .games import _locked_game
 from .refusals import ActionRejected
 
-__all__ = ["REASON_MAX", "game_abort", "game_adjudicate"]
+__all__ = ["REASON_MAX", "game_abort", "game_adjudicate", "game_forfeit"]
 
 REASON_MAX = 500
 
@@ -70,4 +70,19 @@ def game_adjudicate(*, game_id: int, staff: Any, winner: Any, reason: str) -> Ga
             f"Adjudicated to {winner.get_username()} by staff: {reason}",
             how="adjudicated",
         )
+        return game
+
+
+def game_forfeit(*, game_id: int, loser: Any, reason: str) -> Game | None:
+    """End an active game with ``loser``'s opponent as the winner, by the site's own rule (a
+    live tournament's no-show); None when the game is no longer active (nothing changed)."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.Status.ACTIVE:
+            return None
+        side = game.side_of(loser)
+        if side is None:
+            raise ActionRejected(f"The player {loser} does not play in game #{game.pk}")
+        game.winner = game.player(side.other)
+        _close(game, Game.Status.FINISHED, f"{game.winner.get_username()} won: {reason}", how="forfeited")
         return game

@@ -59,7 +59,7 @@ def test_a_four_player_cup_through_the_api(
     assert apis["ann"].post(f"/tournaments/{cup}/leave").status_code == 200
     listed = apis["ann"].get("/tournaments", status="signup").json()["tournaments"]
     assert listed == [{"id": cup, "name": "Sunday cup", "variant": "BX",
-                       "format": "single_elimination", "size": 4, "status": "signup"}]
+                       "format": "single_elimination", "size": 4, "status": "signup", "time_control": None}]
     for name in names:
         assert apis[name].post(f"/tournaments/{cup}/join").status_code == 200
     late = apis["ann"].post(f"/tournaments/{cup}/leave")
@@ -112,3 +112,21 @@ def test_the_other_formats_are_played_to_their_end_through_the_api(
     if format == "round_robin":
         assert [row["wins"] for row in body["standings"]] == [3, 2, 1, 0]
         assert len(body["matches"]) == 6 and all(m["winner"] for m in body["matches"])
+
+
+@pytest.fixture
+def live_staff_api(admin_user: Any, api_for: Any) -> Any:
+    return api_for(admin_user)
+
+
+def test_staff_create_a_live_tournament_with_its_clock(live_staff_api: Any) -> None:
+    body = {"name": "Friday blitz", "variant": "BP", "match_length": 3, "format": "single_elimination",
+            "size": 4, "time_control": {"kind": "live", "delay_s": 8, "reserve_s": 90}}
+    made = live_staff_api.post("/tournaments", body)
+    assert made.status_code == 201
+    shown = live_staff_api.get(f"/tournaments/{made.json()['id']}").json()
+    assert shown["time_control"] == {"kind": "live", "delay_s": 8, "reserve_s": 90}
+    slow = live_staff_api.post("/tournaments", {**body, "name": "Slow", "time_control": None})
+    assert live_staff_api.get(f"/tournaments/{slow.json()['id']}").json()["time_control"] is None
+    refused = live_staff_api.post("/tournaments", {**body, "time_control": {"kind": "live", "delay_s": 1, "reserve_s": 90}})
+    assert refused.status_code == 422

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from backgammon.engine.clock import TimeControl
 from backgammon.models import VARIANT_CHOICES, Game
 
 from .vacation_caps import vacation_days_cap_field
@@ -37,7 +38,11 @@ class Tournament(models.Model):
     match_length = models.PositiveSmallIntegerField(default=0, help_text="0 for a single game")
     format = models.CharField(max_length=20, choices=Format.choices)
     size = models.PositiveSmallIntegerField(help_text="the most players; it starts when full")
-    time_limit = models.DurationField(help_text="per move")
+    time_limit = models.DurationField(help_text="per move (a live tournament: its delay plus reserve)")
+    # A live tournament (issue 31): its matches are played with this match clock, each round's
+    # matches start together, and a player not there loses after the delay plus two minutes.
+    live_delay_s = models.PositiveSmallIntegerField(null=True, blank=True, help_text="live: each turn's delay")
+    live_reserve_s = models.PositiveIntegerField(null=True, blank=True, help_text="live: each player's reserve")
     rated = models.BooleanField(default=True)
     signup_closes_at = models.DateTimeField(
         null=True, blank=True, help_text="it starts then with at least 2 players"
@@ -57,6 +62,16 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_live(self) -> bool:
+        return self.live_reserve_s is not None
+
+    def time_control(self) -> TimeControl | None:
+        """The match clock of a live tournament's games; None by correspondence."""
+        if self.live_reserve_s is None:
+            return None
+        return TimeControl.live(self.live_delay_s or 0, self.live_reserve_s)
 
 
 class Entry(models.Model):
