@@ -126,3 +126,17 @@ def test_the_tournament_pages_name_the_live_clock(admin_user: Any, players: list
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "live: 8 s + 1 min" in page and "start together" in page
     assert "live: 8 s + 1 min" in client.get("/tournaments/").content.decode()
+
+
+def test_a_rated_live_match_counts_for_the_rating_as_any_other(players: list[Any], monkeypatch: Any) -> None:
+    from gamebuilder import scripted_dice, start_game
+
+    from tournaments.ratings import rating_of
+
+    scripted_dice(monkeypatch).then((3, 1))
+    winner, loser = players[0], players[1]
+    before = rating_of(winner, "BP")
+    game = start_game(winner, loser, "BP", match_length=1, time_limit=timedelta(days=1), rated=True,
+                      time_control=BLITZ)
+    win(game, winner)
+    assert rating_of(winner, "BP") > before and rating_of(loser, "BP") < before
