@@ -78,6 +78,8 @@ class RoomFilters(Schema):
     time_limit_hours: float | None = Field(None, gt=0, lt=24 * 365)
     rated: bool | None = None
     may_join: bool = Field(False, description="Only those I may join.")
+    live: bool | None = Field(
+        None, description="true: live offers only (listed only while their player is here); false: correspondence only.")
 
 
 class GameStarted(Schema):
@@ -139,7 +141,8 @@ def _refuse_if_too_fast(request: HttpRequest) -> None:
 
 @router.get("/waiting-room", response={200: OpenChallengeList, **_ERRORS})
 def waiting_room(request: HttpRequest, filters: Query[RoomFilters]) -> Any:
-    """The open challenges I may see (oldest first), filtered."""
+    """The open challenges I may see (oldest first), filtered. A live offer is listed only while
+    its player is here (seen in the last minutes, as "Who is here?" counts)."""
     found = OpenChallengeFilters(
         variant=filters.variant.strip().upper() if filters.variant else None,
         match_length=None if filters.match_length is None else (
@@ -148,6 +151,7 @@ def waiting_room(request: HttpRequest, filters: Query[RoomFilters]) -> Any:
             seconds=round(filters.time_limit_hours * 3600)),
         rated=filters.rated,
         joinable_only=filters.may_join,
+        live=filters.live,
     )
     rows = open_challenges_for(request.auth, found)
     return {"challenges": [
