@@ -247,7 +247,8 @@ class AutoMatchForm(forms.Form):
     live_clocks = forms.MultipleChoiceField(
         required=False, choices=_LIVE_CLOCK_CHOICES, widget=forms.CheckboxSelectMultiple,
         label="Live: match clocks",
-        help_text="Live requests pair only players who are here now, at once. The reserve is so much a point.",
+        help_text="A request is for correspondence or live, not both. A live one pairs only players who "
+        "are here now, and the match starts at once; a preset's reserve is so much a point.",
     )
     rated = forms.ChoiceField(
         choices=AutoMatchRequest.Rated.choices, initial=AutoMatchRequest.Rated.EITHER,

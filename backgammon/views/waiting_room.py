@@ -174,7 +174,7 @@ def auto_match(request: HttpRequest) -> HttpResponse:
                     started = _game_ids(made) - known
                     if made.is_live and started:
                         return redirect(game_url(made.games.get(pk=max(started))))
-                    messages.success(request, _saved_sentence(made.games.count(), made.max_games))
+                    messages.success(request, _saved_sentence(made.games.count(), made.max_games, live=made.is_live))
                     return redirect("backgammon:auto_match")
         return render(request, "backgammon/auto_match.html", {"form": form, "current": current}, status=status)
     if current is not None and current.status == AutoMatchRequest.Status.OPEN:
@@ -212,7 +212,9 @@ def _live_wait_answer(request: HttpRequest, current: AutoMatchRequest | None) ->
     return HttpResponse(status=204)
 
 
-def _saved_sentence(started: int, max_games: int) -> str:
+def _saved_sentence(started: int, max_games: int, *, live: bool = False) -> str:
+    if not started and live:
+        return "Your live request is saved: we will pair you with a live opponent as soon as one is here."
     if not started:
         return "Your auto-match request is saved: we will pair you soon."
     if started >= max_games:

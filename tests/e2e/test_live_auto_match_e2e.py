@@ -1,0 +1,62 @@
+"""Live Auto-Match in two browsers (issue 31): alice asks for a live Rapid match and waits on the
+Auto-Match page; bob asks for any live clock, is paired at once and lands on the match; alice's
+waiting page notices within seconds and takes her there. Both pages show the two clocks, Black's
+running."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, expect
+
+from backgammon.engine import TimeControl
+from backgammon.models import Game
+from tests.e2e.conftest import TabMaker
+
+Shot = Callable[[Page, str], Path]
+
+
+@pytest.fixture
+def players(transactional_db: None) -> tuple[Any, Any]:
+    users = get_user_model().objects
+    return users.create_user("alice", "alice@example.com"), users.create_user("bob", "bob@example.com")
+
+
+def ask_live(tab: Page, clock: str) -> None:
+    tab.goto("/games/auto-match/")
+    for box in tab.locator('input[name="variants"], input[name="time_limits"], input[name="live_clocks"]').all():
+        box.uncheck()
+    tab.get_by_label(re.compile(r"\(BP\)$")).check()
+    tab.get_by_label(re.compile(rf"^\s*{clock}")).check()
+    tab.get_by_role("button", name=re.compile("Find me games|Save request")).click()
+
+
+def test_two_players_auto_matched_live_land_on_the_match_with_its_clocks(
+    tab_for: TabMaker, players: tuple[Any, Any], screenshot: Shot
+) -> None:
+    alice_user, bob_user = players
+    alice, bob = tab_for(1280, alice_user, height=720), tab_for(390, bob_user, height=844)
+
+    ask_live(alice, "Rapid")
+    expect(alice.locator("#my-request")).to_contain_text("Open")
+    expect(alice.locator(".auto-request__waiting")).to_contain_text("Waiting for a live opponent who is here")
+    screenshot(alice, "live-auto-match-waiting")
+
+    ask_live(bob, "Any live clock")
+    game = Game.objects.get()
+    assert (game.black_id, game.white_id) == (alice_user.pk, bob_user.pk)
+    assert game.time_control() == TimeControl.live(12, 300)  # Rapid for BP's 5 points
+    page = re.compile(rf"/games/{game.pk}/$")
+    expect(bob).to_have_url(page)
+    expect(alice).to_have_url(page, timeout=10_000)  # her page asks every 3 s
+    for tab in (alice, bob):
+        expect(tab.locator(".match-clock--black")).to_have_class(re.compile("match-clock--running"))
+        expect(tab.locator(".match-clock--white")).to_be_visible()
+        expect(tab.locator(".match-clock--white .match-clock__time")).to_have_text("5:00")
+    screenshot(alice, "live-auto-match-alice-on-the-match")
+    screenshot(bob, "live-auto-match-bob-on-the-match")
