@@ -1,7 +1,7 @@
 """Live Auto-Match in two browsers (issue 31): alice asks for a live Rapid match and waits on the
 Auto-Match page; bob asks for any live clock, is paired at once and lands on the match; alice's
-waiting page notices within seconds and takes her there. Both pages show the two clocks, Black's
-running."""
+waiting page notices within seconds and takes her there. Both pages show the two clocks, the
+clock of the opening roll's winner running."""
 
 from __future__ import annotations
 
@@ -54,9 +54,12 @@ def test_two_players_auto_matched_live_land_on_the_match_with_its_clocks(
     page = re.compile(rf"/games/{game.pk}/$")
     expect(bob).to_have_url(page)
     expect(alice).to_have_url(page, timeout=10_000)  # her page asks every 3 s
+    # The opening roll's winner moves first: their clock runs (its delay first), the other waits.
+    running = game.clock["running"]  # type: ignore[index]
+    waiting = "white" if running == "black" else "black"
     for tab in (alice, bob):
-        expect(tab.locator(".match-clock--black")).to_have_class(re.compile("match-clock--running"))
-        expect(tab.locator(".match-clock--white")).to_be_visible()
-        expect(tab.locator(".match-clock--white .match-clock__time")).to_have_text("5:00")
+        expect(tab.locator(f".match-clock--{running}")).to_have_class(re.compile("match-clock--running"))
+        expect(tab.locator(f".match-clock--{waiting}")).not_to_have_class(re.compile("match-clock--running"))
+        expect(tab.locator(f".match-clock--{waiting} .match-clock__time")).to_have_text("5:00")
     screenshot(alice, "live-auto-match-alice-on-the-match")
     screenshot(bob, "live-auto-match-bob-on-the-match")
