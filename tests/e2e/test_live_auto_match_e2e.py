@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from playwright.sync_api import Page, expect
 from backgammon.engine import TimeControl
 from backgammon.models import Game
 from tests.e2e.conftest import TabMaker
+from tests.e2e.test_accessibility_e2e import axe_tab, blocking_violations, report  # noqa: F401
 
 Shot = Callable[[Page, str], Path]
 
@@ -63,3 +65,23 @@ def test_two_players_auto_matched_live_land_on_the_match_with_its_clocks(
         expect(tab.locator(f".match-clock--{waiting} .match-clock__time")).to_have_text("5:00")
     screenshot(alice, "live-auto-match-alice-on-the-match")
     screenshot(bob, "live-auto-match-bob-on-the-match")
+
+
+def test_the_live_tab_and_a_waiting_live_request_have_no_serious_violation(
+    axe_tab: Any, players: tuple[Any, Any]  # noqa: F811
+) -> None:
+    from backgammon.services import auto_match_set, open_challenge_create
+
+    alice_user, bob_user = players
+    open_challenge_create(challenger=alice_user, variant="BP", time_limit=timedelta(days=1),
+                          time_control=TimeControl.live(12, 300))
+    auto_match_set(player=bob_user, variants=["BN"], time_limits=[], rated="either", max_games=1,
+                   live_presets=["blitz"])
+    found = {}
+    for width, height in ((390, 844), (1280, 800)):
+        tab = axe_tab(bob_user, width, height)
+        for url in ("/games/waiting-room/live/", "/games/auto-match/"):
+            tab.goto(url)
+            expect(tab.locator("h1")).to_be_visible()
+            found[f"{url} at {width}"] = blocking_violations(tab)
+    assert not any(found.values()), report(found)
