@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 from backgammon.engine import VARIANTS
 from backgammon.forms import AutoMatchForm, OpenChallengeForm, WaitingRoomFilterForm, time_limit_key
 from backgammon.lobby_limits import LOBBY_TOO_FAST, lobby_write_refused
-from backgammon.models import AutoMatchRequest
+from backgammon.models import AutoMatchRequest, Challenge, Game
 from backgammon.services import (
     ChallengeRejected,
     OpenChallengeFilters,
@@ -30,6 +30,7 @@ from backgammon.services import (
     open_challenge_withdraw,
     open_challenges_for,
 )
+from backgammon.services.waiting_room import MAX_OPEN_CHALLENGES, OpenChallengeRow
 
 from .lobby import game_url
 
@@ -58,15 +59,19 @@ def _render_room(request: HttpRequest, form: OpenChallengeForm, *, live: bool, s
     # Each tab lists its own kind: a live offer's terms are a match clock, not a time per move.
     rows = open_challenges_for(request.user, replace(filters, live=live))
     htmx = getattr(request, "htmx", None)
+    region = {"rows": rows, "live": live, "filtered": any(key != _WAITING for key in request.GET),
+              "region_url": _region_url(request, rows)}
     if request.method == "GET" and htmx and not htmx.boosted:  # a pushed "changed": the list alone
-        response = render(request, "backgammon/_open_challenges.html", {"rows": rows, "live": live})
+        joined = _my_live_offer_joined(request)
+        if joined is not None:
+            return HttpResponseClientRedirect(game_url(joined))
+        response = render(request, "backgammon/_open_challenges.html", region)
     else:
         response = render(
             request,
             "backgammon/waiting_room.html",
             {
-                "rows": rows,
-                "live": live,
+                **region,
                 "room_url": reverse("backgammon:waiting_room_live" if live else "backgammon:waiting_room"),
                 "filter_form": filter_form,
                 "form": form,
@@ -76,6 +81,35 @@ def _render_room(request: HttpRequest, form: OpenChallengeForm, *, live: bool, s
         )
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+_WAITING = "waiting"
+"""The list's own address carries the ids of the viewer's live offers it showed, so that when one
+is joined the creator's page (told by the pushed "changed") goes to the match at once."""
+
+
+def _region_url(request: HttpRequest, rows: list[OpenChallengeRow]) -> str:
+    query = request.GET.copy()
+    query.pop(_WAITING, None)
+    mine = [str(row.challenge.pk) for row in rows if row.challenge.is_live and row.challenge.challenger_id == request.user.pk]
+    if mine:
+        query[_WAITING] = ",".join(mine)
+    return f"{request.path}?{query.urlencode()}" if query else request.path
+
+
+def _my_live_offer_joined(request: HttpRequest) -> Game | None:
+    """The match one of the viewer's live offers (listed on their page) started, if any."""
+    if not request.user.is_authenticated:
+        return None
+    ids = [int(part) for part in request.GET.get(_WAITING, "").split(",")[:MAX_OPEN_CHALLENGES] if part.isdigit()]
+    if not ids:
+        return None
+    joined = (
+        Challenge.objects.filter(pk__in=ids, challenger=request.user, status=Challenge.Status.ACCEPTED,
+                                 live_reserve_s__isnull=False, game__status=Game.Status.ACTIVE)
+        .select_related("game").order_by("-responded_at").first()
+    )
+    return joined.game if joined is not None else None
 
 
 @require_http_methods(["GET", "POST"])

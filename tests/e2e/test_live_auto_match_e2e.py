@@ -85,3 +85,27 @@ def test_the_live_tab_and_a_waiting_live_request_have_no_serious_violation(
             expect(tab.locator("h1")).to_be_visible()
             found[f"{url} at {width}"] = blocking_violations(tab)
     assert not any(found.values()), report(found)
+
+
+def test_a_live_offer_joined_from_the_live_tab_opens_the_match_on_both_pages(
+    tab_for: TabMaker, players: tuple[Any, Any], screenshot: Shot
+) -> None:
+    alice_user, bob_user = players
+    alice, bob = tab_for(1280, alice_user, height=720), tab_for(390, bob_user, height=844)
+    alice.goto("/games/waiting-room/live/")
+    alice.locator('input[name="clock"][value="blitz"]').check()
+    alice.get_by_role("button", name="Put in the waiting room").click()
+    expect(alice.locator("#open-challenges")).to_contain_text("Live now (1)")
+    expect(alice.locator("body")).to_have_attribute("data-live", "push", timeout=10_000)
+
+    bob.goto("/games/waiting-room/live/")
+    expect(bob.locator("#open-challenges-live")).to_contain_text("8 s + 150 s")
+    screenshot(bob, "live-tab-an-offer")
+    bob.get_by_role("button", name="Join").click()
+    game = Game.objects.get()
+    assert game.time_control() == TimeControl.live(8, 150)
+    page = re.compile(rf"/games/{game.pk}/$")
+    expect(bob).to_have_url(page)
+    expect(alice).to_have_url(page, timeout=10_000)  # the pushed "changed" takes her there
+    for tab in (alice, bob):
+        expect(tab.locator(".match-clock--black")).to_be_visible()

@@ -254,3 +254,23 @@ def test_a_bad_custom_clock_in_the_room_form_changes_nothing(alice: Any, alice_c
                                            "live_delay_s": "1", "live_reserve_min": "5"})
     assert answer.status_code == 400 and "Delay each turn" in answer.content.decode()
     assert not Challenge.objects.exists()
+
+
+def test_the_creators_live_tab_goes_to_the_match_when_their_offer_is_joined(
+    alice: Any, bob: Any, alice_client: Client
+) -> None:
+    live = live_offer(alice)
+    page = alice_client.get(LIVE_ROOM, {"variant": "BP"}).content.decode()
+    region = f'hx-get="{LIVE_ROOM}?variant=BP&amp;waiting={live.pk}"'
+    assert region in page
+    htmx = {"HX-Request": "true"}
+    still = alice_client.get(LIVE_ROOM, {"variant": "BP", "waiting": str(live.pk)}, headers=htmx)
+    assert still.status_code == 200 and "HX-Redirect" not in still and region in still.content.decode()
+    game = open_challenge_join(challenge_id=live.pk, actor=bob)
+    joined = alice_client.get(LIVE_ROOM, {"waiting": str(live.pk)}, headers=htmx)
+    assert joined["HX-Redirect"] == reverse("backgammon:game", args=[game.pk])
+    # Someone else's offer, or nonsense, sends nobody anywhere.
+    for waiting in (str(live.pk), "x,,-1", ",".join(["1"] * 500)):
+        answer = Client()
+        answer.force_login(bob)
+        assert "HX-Redirect" not in answer.get(LIVE_ROOM, {"waiting": waiting}, headers=htmx)
