@@ -274,3 +274,12 @@ def test_the_creators_live_tab_goes_to_the_match_when_their_offer_is_joined(
         answer = Client()
         answer.force_login(bob)
         assert "HX-Redirect" not in answer.get(LIVE_ROOM, {"waiting": waiting}, headers=htmx)
+
+
+def test_a_live_challenge_to_anyone_from_new_game_goes_to_the_live_tab(alice: Any, alice_client: Client) -> None:
+    answer = alice_client.post(reverse("backgammon:new_game"), {
+        "opponent": "anyone", "variant": "BP", "time_limit": "86400", "clock": "blitz", "rated": "on"})
+    assert answer.status_code == 302 and answer["Location"] == LIVE_ROOM
+    made = Challenge.objects.get()
+    assert made.challenged is None and made.time_control() == BLITZ_5
+    assert f"open-challenge-{made.pk}" in alice_client.get(LIVE_ROOM).content.decode()
