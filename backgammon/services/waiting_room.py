@@ -197,12 +197,17 @@ ROOM_SIZE = 200
 """At most this many open challenges are listed at once (the oldest first)."""
 
 
-def _visible(user: Any) -> QuerySet[Challenge]:
+def _visible(user: Any, live: bool | None) -> QuerySet[Challenge]:
     room = Challenge.objects.filter(challenged__isnull=True, status=Challenge.Status.PENDING)
     room = room.filter(challenger__is_active=True)
-    # A live offer is there while its player is (one subquery, whatever the room's size).
-    here = here_now().values("user_id")
-    room = room.filter(Q(live_reserve_s__isnull=True) | Q(challenger_id__in=here))
+    if live is False:  # correspondence only: no one's presence to ask
+        room = room.filter(live_reserve_s__isnull=True)
+    else:
+        # A live offer is there while its player is (one subquery on an indexed column).
+        here = here_now().values("user_id")
+        room = room.filter(Q(live_reserve_s__isnull=True) | Q(challenger_id__in=here))
+        if live:
+            room = room.filter(live_reserve_s__isnull=False)
     if user is not None and user.is_authenticated:
         room = room.exclude(challenger_id__in=ignore_wall_ids(user))
     return room
@@ -212,7 +217,7 @@ def open_challenges_for(user: Any, filters: OpenChallengeFilters | None = None) 
     """The open challenges ``user`` may see, filtered, with whether they may join each one
     (their own are listed too, to withdraw). A bounded number of queries whatever the size."""
     filters = filters or OpenChallengeFilters()
-    room = _visible(user)
+    room = _visible(user, filters.live)
     if filters.variant:
         room = room.filter(variant=filters.variant)
     if filters.match_length is not None:
@@ -221,8 +226,6 @@ def open_challenges_for(user: Any, filters: OpenChallengeFilters | None = None) 
         room = room.filter(time_limit=filters.time_limit)
     if filters.rated is not None:
         room = room.filter(rated=filters.rated)
-    if filters.live is not None:
-        room = room.filter(live_reserve_s__isnull=not filters.live)
     challenges = list(room.select_related("challenger").order_by("created_at", "pk")[:ROOM_SIZE])
     ranged_variants = {c.variant for c in challenges if c.min_rating is not None or c.max_rating is not None}
     my_ratings = {variant: ratings_in(variant, [user.pk]).get(user.pk) for variant in ranged_variants}
