@@ -11,7 +11,7 @@ A request is for correspondence (time limits per move) or live (issue 31: live p
 scaled to the match paired, exact live clocks, or any live clock), never both, and a live request
 pairs only with another live one. A live game starts at once and both players must be there for
 it, so live requests pair only players who are here now (``accounts.presence.here_now``, the rule
-of "Who is here?"); a live pair plays the gentlest clock both accept (the largest reserve), and
+of "Who is here?") and who are not playing a live match already; a live pair plays the gentlest clock both accept (the largest reserve), and
 two "any live clock" requests play Rapid. Making or changing a live request marks its player here
 (an API client has no page to be seen on).
 
@@ -29,7 +29,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from accounts.presence import here_now, mark_seen
 from accounts.relations import ignore_wall_ids
@@ -264,12 +264,17 @@ def auto_match_pair() -> list[Game]:
 
 def _without_absent_live(requests: list[AutoMatchRequest]) -> list[AutoMatchRequest]:
     """The requests that may pair now: every correspondence one, and the live ones of players
-    who are here (a live request waits, open, for its player to come back)."""
+    who are here and not playing a live match already (a live request for several games plays
+    them one after another; it waits, open, for its player to come back or be free)."""
     live_players = {r.player_id for r in requests if r.is_live}
     if not live_players:
         return requests
-    here = set(here_now().filter(user_id__in=live_players).values_list("user_id", flat=True))
-    return [r for r in requests if not r.is_live or r.player_id in here]
+    free = set(here_now().filter(user_id__in=live_players).values_list("user_id", flat=True))
+    playing = Game.objects.filter(status=Game.Status.ACTIVE, live_reserve_s__isnull=False).filter(
+        Q(black_id__in=free) | Q(white_id__in=free)
+    ).values_list("black_id", "white_id")
+    free -= {player for pair in playing for player in pair}
+    return [r for r in requests if not r.is_live or r.player_id in free]
 
 
 def _candidates(requests: list[AutoMatchRequest]) -> list[tuple[float, int, AutoMatchRequest, AutoMatchRequest, _Terms]]:

@@ -44,8 +44,9 @@ def leave(user: Any) -> None:
 
 def live_ask(player: Any, presets: tuple[str, ...] = ("blitz",), variants: tuple[str, ...] = ("BP",),
              **options: Any) -> AutoMatchRequest:
+    options.setdefault("max_games", 1)
     return auto_match_set(player=player, variants=list(variants), time_limits=[], rated="either",
-                          max_games=1, live_presets=list(presets), **options)
+                          live_presets=list(presets), **options)
 
 
 def live_offer(challenger: Any, control: TimeControl = BLITZ_5, **options: Any) -> Challenge:
@@ -283,3 +284,24 @@ def test_a_live_challenge_to_anyone_from_new_game_goes_to_the_live_tab(alice: An
     made = Challenge.objects.get()
     assert made.challenged is None and made.time_control() == BLITZ_5
     assert f"open-challenge-{made.pk}" in alice_client.get(LIVE_ROOM).content.decode()
+
+
+def test_a_live_request_for_several_games_plays_them_one_after_another(
+    alice: Any, bob: Any, charlie: Any, make_user: Any
+) -> None:
+    from backgammon.services.staff import game_abort
+
+    staff = make_user("referee")
+    staff.is_staff = True
+    staff.save()
+    live_ask(alice, max_games=2)
+    live_ask(bob)
+    first = Game.objects.get()
+    live_ask(charlie)  # alice is in her live match with bob: not paired again yet
+    worker_tick.send(sender=None)
+    assert Game.objects.count() == 1
+    game_abort(game_id=first.pk, staff=staff, reason="the first match is over")
+    worker_tick.send(sender=None)
+    second = Game.objects.exclude(pk=first.pk).get()
+    assert {second.black, second.white} == {alice, charlie}
+    assert AutoMatchRequest.objects.get(player=alice).status == "filled"
