@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMPS := .stamps
-LINTED := backgammon accounts analysis api bots gamesite messaging notices tournaments tests bench deploy
+LINTED := backgammon accounts analysis api bots gamesite messaging notices tournaments tests bench deploy membership
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/gamesite
 
 .PHONY: run test bench bench-web lint typecheck clean chromium

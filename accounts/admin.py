@@ -9,6 +9,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
 
 from accounts.forms import email_taken, lookalike_error
+from accounts.membership import members_now
 from accounts.models import Profile, Vacation
 from accounts.signals import sync_userid_skeleton
 
@@ -66,11 +67,26 @@ class PlayerAdmin(UserAdmin):
         sync_userid_skeleton(form.instance)
 
 
+class MemberNowFilter(admin.SimpleListFilter):
+    title = "member now"
+    parameter_name = "member"
+
+    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request: Any, queryset: Any) -> Any:
+        if self.value() == "yes":
+            return queryset.filter(members_now("user__"))
+        if self.value() == "no":
+            return queryset.exclude(members_now("user__"))
+        return queryset
+
+
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    # Staff come here mostly to grant membership: who is a member, filtered and searchable.
-    list_display = ("user", "is_member", "country", "last_seen")
-    list_filter = ("is_member",)
+    # Who is a member until when; memberships change under Membership → Membership changes.
+    list_display = ("user", "member_until", "country", "last_seen")
+    list_filter = (MemberNowFilter,)
     search_fields = ("user__username", "user__email")
     list_select_related = ("user",)
 

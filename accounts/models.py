@@ -61,10 +61,12 @@ class Profile(models.Model):
         default=False,
         help_text="Submit then shows a step where you confirm the move.",
     )
-    # Granted by staff in Django admin: members may join members' ladders and tournaments
-    # (ItsYourTurn's membership; its other privileges come with the community features).
-    is_member = models.BooleanField(
-        "member", default=False, help_text="Members may join members-only ladders and tournaments."
+    # The end of the player's membership (membership.periods keeps it: the latest end of their
+    # valid periods, Stripe's or staff's); a member while it is in the future. Members may join
+    # members-only ladders and tournaments and have no game limit.
+    member_until = models.DateTimeField(
+        "member until", null=True, blank=True, editable=False,
+        help_text="Changed through the membership actions, never by hand.",
     )
     # The userid's confusable skeleton (accounts.skeleton.userid_key), kept by accounts.signals.
     # Unique, so two look-alike userids cannot both exist, even when their sign-ups race. Null
@@ -148,3 +150,25 @@ class Relation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.owner} → {self.other}: {self.get_kind_display()}"
+
+
+class RatingChoice(models.Model):
+    """A player's choices for one variant's rating ("Edit ratings"): whether others see it on
+    the profile, in lists and in the API, and whether New game and the Waiting Room start rated.
+
+    No row means the defaults (shown, rated). Hidden ratings still count and still seed
+    tournaments; the player always sees their own. Changed only through accounts.rating_choices.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_choices"
+    )
+    variant = models.CharField(max_length=2)
+    shown = models.BooleanField("shown to others", default=True)
+    rated_by_default = models.BooleanField("new games rated", default=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["user", "variant"], name="rating_choice_once"),)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant}: {'shown' if self.shown else 'hidden'}"

@@ -13,10 +13,12 @@ from django.conf import settings
 from django.contrib.auth import authenticate, user_logged_in
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from ninja import NinjaAPI, Query, Schema, Status
 from ninja.errors import HttpError
 from ninja.openapi.docs import Swagger
 
+from accounts.membership import member_until
 from api import schemas
 from api.analysis import router as analysis_router
 from api.analysis_board import router as analysis_board_router
@@ -106,7 +108,13 @@ def token(request: HttpRequest, credentials: schemas.TokenIn) -> Any:
 
 @api.get("/me", response={200: schemas.Me, **_ERRORS})
 def me(request: HttpRequest) -> Any:
-    return {"username": request.auth.get_username()}  # type: ignore[attr-defined]
+    user = request.auth
+    until = member_until(user)
+    return {
+        "username": user.get_username(),  # type: ignore[attr-defined]
+        "membership": {"member": until is not None,
+                       "until": None if until is None else timezone.localdate(until)},
+    }
 
 
 def _my_game(game_id: int, user: Any) -> Game:

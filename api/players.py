@@ -14,6 +14,7 @@ from django_countries import countries
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
+from accounts.membership import is_member
 from accounts.models import Relation
 from accounts.people import (
     is_online,
@@ -159,12 +160,12 @@ def player(request: HttpRequest, username: str) -> Any:
     facts = player_facts(found, request.auth)
     return {
         "username": found.get_username(),
-        "ratings": player_ratings(found),
+        "ratings": player_ratings(found, viewer=request.auth),
         "country": profile.country.code or "",
         "country_name": profile.country.name or "",
         "time_zone": profile.time_zone,
         "bio": profile.bio,
-        "member": profile.is_member,
+        "member": is_member(found),
         "member_since": found.date_joined,
         "last_seen": profile.last_seen,
         "online": is_online(profile),

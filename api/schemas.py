@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 from ninja import Field, Schema
@@ -64,8 +64,14 @@ class TokenOut(Schema):
     )
 
 
+class Membership(Schema):
+    member: bool
+    until: date | None = Field(description="The day the membership ends (ISO date, site time), null when not a member.")
+
+
 class Me(Schema):
     username: str
+    membership: Membership
 
 
 class Rating(Schema):
@@ -75,7 +81,10 @@ class Rating(Schema):
 
 class Player(Schema):
     username: str
-    ratings: dict[str, Rating] = Field(description="One entry per rated variant code.")
+    ratings: dict[str, Rating] = Field(
+        description="One entry per rated variant code; another player's shows only the variants whose "
+        "rating they show (Edit ratings), yours all of them."
+    )
 
 
 class Board(Schema):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -141,9 +142,16 @@ class ChallengeForm(_ClockFields):
         help_text="Empty for 1.",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, rated_defaults: dict[str, bool] | None = None, **kwargs: Any) -> None:
+        """``rated_defaults`` ({variant code: starts rated}, the player's Edit ratings choices)
+        sets the box for the variant shown first; static/js/rated_default.js follows the
+        variant chosen, unless the player ticked the box themselves."""
         kwargs.setdefault("label_suffix", "")  # labels read as labels, checkboxes included
         super().__init__(*args, **kwargs)
+        if rated_defaults is not None:
+            variant = self.initial.get("variant", self.fields["variant"].initial)
+            self.fields["rated"].initial = rated_defaults.get(variant, False)
+            self.fields["rated"].widget.attrs["data-rated-defaults"] = json.dumps(rated_defaults)
 
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned data as keyword arguments of ``challenge_create``."""

@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "tournaments",
     "notices",
     "messaging",
+    "membership",
     "django_tasks",
     "django_tasks_db",
     "csp",
@@ -305,6 +306,29 @@ PRESENCE_MINUTES = env_int("PRESENCE_MINUTES", 10)
 # Players who are not members may have this many active games that they started or accepted
 # (challenges, waiting room, auto-match) at once; bot, ladder and tournament games do not count.
 NON_MEMBER_GAME_LIMIT = env_int("NON_MEMBER_GAME_LIMIT", 30)
+# Membership (membership app, /membership/): paid through Stripe Checkout when the keys are set.
+# Without STRIPE_SECRET_KEY the page offers no payment and says MEMBERSHIP_OFFLINE_TEXT instead
+# (the operators' words on how memberships are given on this installation).
+STRIPE_SECRET_KEY = env_str("STRIPE_SECRET_KEY", "")
+STRIPE_WEBHOOK_SECRET = env_str("STRIPE_WEBHOOK_SECRET", "")
+# Stripe Price ids: recurring prices for the subscriptions, a one-time price for a single period.
+STRIPE_PRICE_MONTHLY = env_str("STRIPE_PRICE_MONTHLY", "")
+STRIPE_PRICE_YEARLY = env_str("STRIPE_PRICE_YEARLY", "")
+STRIPE_PRICE_SINGLE = env_str("STRIPE_PRICE_SINGLE", "")
+# Where the stripe library sends its calls: Stripe's own unless a stand-in is named (tests).
+STRIPE_API_BASE = env_str("STRIPE_API_BASE", "https://api.stripe.com").rstrip("/")
+# The prices as players read them (Stripe holds the amounts; these are the words shown).
+MEMBERSHIP_PRICE_MONTHLY_TEXT = env_str("MEMBERSHIP_PRICE_MONTHLY_TEXT", "")
+MEMBERSHIP_PRICE_YEARLY_TEXT = env_str("MEMBERSHIP_PRICE_YEARLY_TEXT", "")
+MEMBERSHIP_PRICE_SINGLE_TEXT = env_str("MEMBERSHIP_PRICE_SINGLE_TEXT", "")
+MEMBERSHIP_SINGLE_PERIOD_DAYS = env_int("MEMBERSHIP_SINGLE_PERIOD_DAYS", 365)
+MEMBERSHIP_OFFLINE_TEXT = env_str(
+    "MEMBERSHIP_OFFLINE_TEXT",
+    "Memberships are not sold on this installation: the operators grant them. "
+    "Send a message to a member of staff to ask for one.",
+)
+# Days before a membership's end when the reminder (e-mail and push) goes out, once a period.
+MEMBERSHIP_REMINDER_DAYS = env_int("MEMBERSHIP_REMINDER_DAYS", 7)
 # Open challenges made and auto-match requests changed per player (pages and API together).
 LOBBY_WRITE_RATE = env_rate("LOBBY_WRITE_RATE", "30/m")
 

@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("notices.urls")),
     path("", include("bots.urls")),
+    path("", include("membership.urls")),
 ]
 
 # Uploaded avatars: served by Django only in development (static() adds nothing unless DEBUG);

@@ -19,4 +19,5 @@ class NoticePreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
                          "Push: none while a page of the site is open.",
             "time_warning": "Once a move, when a fifth of its time is left.",
             "game_finished": "By push only: there is no e-mail for it.",
+            "membership_reminder": "Once a period, a week before it ends (unless you choose no e-mail at all).",
         }

@@ -48,6 +48,7 @@ class NoticePreferences(models.Model):
         "80% of a move's time has passed and I have not moved", default=True
     )
     game_finished = models.BooleanField("A game or match of mine has ended", default=True)
+    membership_reminder = models.BooleanField("My membership ends in a week", default=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -58,6 +59,9 @@ class NoticePreferences(models.Model):
 
     def wants(self, kind: str) -> bool:
         """Whether an immediate notice of ``kind`` (a SentNotice.Kind, not the digest) may go out."""
+        if kind == "membership_reminder":
+            # Not about a game, so the digest does not carry it: a digest reader gets it too.
+            return self.delivery != self.Delivery.NONE and self.membership_reminder
         return self.delivery == self.Delivery.IMMEDIATE and bool(getattr(self, kind, False))
 
     def wants_push(self, kind: str) -> bool:
@@ -76,6 +80,7 @@ class SentNotice(models.Model):
         TIME_WARNING = "time_warning", "Time warning"
         GAME_FINISHED = "game_finished", "Game finished"
         DIGEST = "digest", "Daily digest"
+        MEMBERSHIP_REMINDER = "membership_reminder", "Membership ends soon"
         TEST = "test", "Test push"
 
     class Channel(models.TextChoices):
@@ -83,7 +88,7 @@ class SentNotice(models.Model):
         PUSH = "push", "Push to the player's devices"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    kind = models.CharField(max_length=15, choices=Kind.choices)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
     channel = models.CharField(max_length=5, choices=Channel.choices, default=Channel.EMAIL)
     key = models.CharField(max_length=100, help_text="what it was about, e.g. time_warning:game 5:action 12")
     game_id = models.BigIntegerField(null=True, blank=True)

@@ -1,7 +1,8 @@
 """What the worker's tick (backgammon.signals.worker_tick) does for notices, at most every
 NOTICE_SWEEP_SECONDS: queue a time warning (a mail, and a push for a player with a push device)
-for each game past 80% of its move time, and each
-player's daily digest once the digest hour has come. It only queues: the tasks decide and claim
+for each game past 80% of its move time, each
+player's daily digest once the digest hour has come, and the reminder a week before a
+membership ends (notices/membership_reminder.py). It only queues: the tasks decide and claim
 (notices/sending.py), so several workers ticking at once still send each notice once.
 """
 
@@ -89,8 +90,14 @@ def digests_due(now: datetime) -> list[int]:
 
 def queue_periodic_notices(now: datetime | None = None) -> int:
     """Queue the warnings and digests due now; return how many tasks were queued."""
+    from notices.membership_reminder import memberships_to_remind
     from notices.push.tasks import push_time_warning
-    from notices.tasks import send_daily_digest, send_time_warning
+    from notices.tasks import (
+        push_membership_reminder,
+        send_daily_digest,
+        send_membership_reminder,
+        send_time_warning,
+    )
 
     now = now or timezone.now()
     queued = 0
@@ -104,6 +111,11 @@ def queue_periodic_notices(now: datetime | None = None) -> int:
     for user_id in digests_due(now):
         send_daily_digest.enqueue(user_id, day)
         queued += 1
+    # A membership ending within the week: the tasks send each of its reminders once.
+    for user_id, until in memberships_to_remind(now):
+        send_membership_reminder.enqueue(user_id, until.isoformat())
+        push_membership_reminder.enqueue(user_id, until.isoformat())
+        queued += 2
     return queued
 
 

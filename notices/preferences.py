@@ -10,7 +10,9 @@ from notices.models import NoticePreferences
 
 __all__ = ["PREFERENCE_FLAGS", "preferences_for", "preferences_lock", "preferences_unsubscribe", "preferences_update"]
 
-PREFERENCE_FLAGS = ("your_turn", "new_challenge", "new_message", "time_warning", "game_finished")
+PREFERENCE_FLAGS = (
+    "your_turn", "new_challenge", "new_message", "time_warning", "game_finished", "membership_reminder",
+)
 
 
 def preferences_for(user: Any) -> NoticePreferences:

@@ -6,15 +6,17 @@ repeated or concurrent run sends nothing twice.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 from django_tasks import task
 
-from notices import outbox, sending
+from notices import membership_reminder, outbox, sending
 
 __all__ = [
     "deliver_held_notice",
+    "push_membership_reminder",
     "send_daily_digest",
+    "send_membership_reminder",
     "send_message_notice",
     "send_new_challenge_notice",
     "send_time_warning",
@@ -56,3 +58,13 @@ def send_daily_digest(user_id: int, day: str) -> bool:
 def deliver_held_notice(notice_id: int) -> bool:
     """Send again a mail whose first attempt did not finish (notices/outbox.py)."""
     return outbox.redeliver(notice_id)
+
+
+@task()
+def send_membership_reminder(user_id: int, until: str) -> bool:
+    return membership_reminder.send_membership_reminder(user_id, datetime.fromisoformat(until))
+
+
+@task()
+def push_membership_reminder(user_id: int, until: str) -> int:
+    return membership_reminder.push_membership_reminder(user_id, datetime.fromisoformat(until))

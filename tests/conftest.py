@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests.site.push_service import push_service  # noqa: F401  (a fixture for the whole suite)
+from tests.site.stripe_stand_in import stripe_stand_in  # noqa: F401  (a fixture for the whole suite)
 from tests.site.worker_process import start_worker  # noqa: F401  (a fixture for the whole suite)
 
 PASSWORD = "correct-horse-battery"

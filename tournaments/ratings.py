@@ -40,8 +40,10 @@ from backgammon.engine import VARIANTS
 from backgammon.models import Game
 
 __all__ = [
+    "RAMP_EXPERIENCE",
     "RATED_VARIANTS",
     "STARTING_RATING",
+    "is_provisional",
     "k_factor",
     "match_length_of",
     "rating_apply",
@@ -56,6 +58,19 @@ __all__ = [
 STARTING_RATING = 1500.0
 RATED_VARIANTS: tuple[str, ...] = tuple(code for code, variant in VARIANTS.items() if not variant.money)
 """Every variant code but money play (BX BP BA BN BR BS BO B9)."""
+
+
+RAMP_EXPERIENCE = 400
+"""Below this experience K is above 1 (the FIBS ramp): the rating is still provisional."""
+
+
+def is_provisional(experience: int) -> bool:
+    """Whether a rating with this experience still moves faster than an established one.
+
+    >>> is_provisional(0), is_provisional(399), is_provisional(400)
+    (True, True, False)
+    """
+    return experience < RAMP_EXPERIENCE
 
 
 def upset_chance(difference: float, length: int) -> float:

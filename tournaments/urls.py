@@ -9,6 +9,7 @@ from tournaments import ladder_views, rating_views, tournament_views
 app_name = "tournaments"
 urlpatterns: list = [
     path("help/ratings/", rating_views.help_ratings, name="help_ratings"),
+    path("accounts/ratings/", rating_views.edit_ratings, name="edit_ratings"),
     path("ladders/", ladder_views.ladders, name="ladders"),
     *(
         path(f"ladders/<int:ladder_id>/{action}/", ladder_views.ladder_action, {"action": action},

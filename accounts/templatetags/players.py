@@ -72,3 +72,11 @@ def avatar(user: Any, size: int = 64) -> str:
 def is_online(profile: Any) -> bool:
     """Whether the player was seen within the presence window."""
     return seen_lately(profile)
+
+
+@register.filter
+def membership_end(user: Any) -> Any:
+    """When the player's membership ends, or None when they are not a member now."""
+    from accounts.membership import member_until
+
+    return member_until(user)

@@ -1,5 +1,8 @@
 """The non-members' limit of simultaneous games (settings.NON_MEMBER_GAME_LIMIT; members have none).
 
+Checked only when a game starts: a membership that ends never stops the games already running,
+it only refuses new ones while the player is at the limit.
+
 Only games a player started or accepted count (challenges, the waiting room, auto-match:
 ``Game.counts_toward_limit``); games against computer opponents, ladder and tournament games are
 neither counted nor refused. The check runs inside the service's transaction, after its row lock.
@@ -14,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
-from accounts.membership import is_member
+from accounts.membership import is_member, members_now
 from backgammon.models import Game
 from backgammon.signals import untimed_player_ids
 
@@ -87,7 +90,7 @@ def players_at_limit(user_ids: Iterable[int]) -> set[int]:
             if player in counts:
                 counts[player] += 1
     members = set(
-        get_user_model()._default_manager.filter(pk__in=ids, profile__is_member=True).values_list("pk", flat=True)
+        get_user_model()._default_manager.filter(members_now(), pk__in=ids).values_list("pk", flat=True)
     )
     limit = game_limit()
     return {user_id for user_id, count in counts.items() if count >= limit and user_id not in members}

@@ -12,6 +12,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.rating_choices import rated_defaults
 from backgammon.engine import VARIANTS
 from backgammon.forms import ChallengeForm
 from backgammon.models import Challenge, Game
@@ -91,7 +92,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 return redirect("backgammon:status")
         status_code = 400
     else:
-        form = ChallengeForm(initial={"opponent": request.GET.get("opponent", "")})
+        form = ChallengeForm(initial={"opponent": request.GET.get("opponent", "")},
+                             rated_defaults=rated_defaults(request.user))
         status_code = 200
     return render(
         request,

@@ -15,6 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
+from accounts.rating_choices import rated_defaults
 from backgammon.engine import VARIANTS
 from backgammon.forms import AutoMatchForm, OpenChallengeForm, WaitingRoomFilterForm, time_limit_key
 from backgammon.lobby_limits import LOBBY_TOO_FAST, lobby_write_refused
@@ -128,7 +129,10 @@ def waiting_room_live(request: HttpRequest) -> HttpResponse:
 
 def _room(request: HttpRequest, *, live: bool) -> HttpResponse:
     if request.method != "POST":
-        return _render_room(request, OpenChallengeForm(initial={"clock": _LIVE_FORM_CLOCK} if live else None), live=live)
+        form = OpenChallengeForm(
+            initial={"clock": _LIVE_FORM_CLOCK} if live else None, rated_defaults=rated_defaults(request.user)
+        )
+        return _render_room(request, form, live=live)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     form = OpenChallengeForm(request.POST)

@@ -8,6 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from membership.periods import membership_extend
+
 pytestmark = pytest.mark.django_db
 
 
@@ -31,9 +33,8 @@ def test_players_cannot_open_the_admin(alice_client: Client) -> None:
 
 
 def test_the_profiles_list_shows_and_filters_membership(admin_client: Client, alice: Any, bob: Any) -> None:
-    alice.profile.is_member = True
-    alice.profile.save()
-    page = admin_client.get(reverse("admin:accounts_profile_changelist"), {"is_member__exact": "1"}).content.decode()
-    assert "Member" in page and "Last seen" in page
+    membership_extend(user=alice, staff=None, days=30, reason="a prize")
+    page = admin_client.get(reverse("admin:accounts_profile_changelist"), {"member": "yes"}).content.decode()
+    assert "Member until" in page and "Last seen" in page
     assert f"/admin/accounts/profile/{alice.profile.pk}/change/" in page
     assert f"/admin/accounts/profile/{bob.profile.pk}/change/" not in page

@@ -28,6 +28,7 @@ from backgammon.services import (
 )
 from bots.accounts import create_bot_accounts
 from bots.models import Bot
+from membership.periods import membership_extend
 from tournaments.ladders import ladder_challenge, ladder_create, ladder_join
 
 pytestmark = pytest.mark.django_db
@@ -42,10 +43,8 @@ def small_limit(settings: Any) -> None:
 
 
 def make_member(user: Any) -> None:
-    # As an operator does in Django admin: a save, which the kept copy of the user hears.
-    profile = Profile.objects.get(user=user)
-    profile.is_member = True
-    profile.save(update_fields=["is_member"])
+    # As an operator does in the admin (a staff period): the profile's save is heard by the kept copy.
+    membership_extend(user=user, staff=None, days=30, reason="a test's member")
     user.refresh_from_db()
 
 

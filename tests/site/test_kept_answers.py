@@ -15,12 +15,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from accounts.models import Profile
 from backgammon.engine.actions import Action
 from backgammon.models import Game
 from backgammon.move_records import logged_actions
 from backgammon.services.notes import game_note_save, game_note_text
 from gamesite.kept import ask_together, forget, kept
+from membership.periods import membership_extend
 from messaging.models import Message
 from messaging.services import (
     game_messages_mark_read,
@@ -116,11 +116,9 @@ def test_the_kept_signed_in_user_is_forgotten_when_deactivated_or_the_password_c
 def test_a_profile_change_shows_at_once(alice: Any, client_for: Any) -> None:
     alice_client: Client = client_for(alice)
     alice_client.get(reverse("accounts:profile"))
-    profile = Profile.objects.get(user=alice)
-    profile.is_member = True
-    profile.save(update_fields=["is_member"])  # as Django admin saves it
+    membership_extend(user=alice, staff=None, days=30, reason="a test")  # saves the profile
     page = " ".join(alice_client.get(reverse("accounts:profile")).content.decode().split())
-    assert "<dt>Membership</dt><dd>Member</dd>" in page
+    assert "<dt>Membership</dt><dd>Member until" in page
 
 
 def test_with_redis_down_every_answer_is_asked_of_the_database(alice: Any, client_for: Any, settings: Any) -> None:

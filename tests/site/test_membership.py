@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import Profile
+from membership.periods import membership_extend
 from tournaments.ladders import LadderConflict, ladder_create, ladder_join
 from tournaments.models import Entry, LadderRung
 from tournaments.tournaments import TournamentConflict, tournament_create, tournament_join
@@ -20,10 +20,8 @@ DAY = timedelta(days=1)
 
 
 def make_member(user: Any) -> None:
-    # As an operator does in Django admin: a save, which the kept copy of the user hears.
-    profile = Profile.objects.get(user=user)
-    profile.is_member = True
-    profile.save(update_fields=["is_member"])
+    # As an operator does in the admin (a staff period): the profile's save is heard by the kept copy.
+    membership_extend(user=user, staff=None, days=30, reason="a test's member")
     user.refresh_from_db()
     user.profile.refresh_from_db()
 
@@ -58,7 +56,7 @@ def test_an_open_ladder_takes_anyone(admin_user: Any, alice: Any) -> None:
 
 def test_the_profile_says_whether_one_is_a_member(alice_client: Client, alice: Any) -> None:
     page = " ".join(alice_client.get(reverse("accounts:profile")).content.decode().split())
-    assert "<dt>Membership</dt><dd>Not a member</dd>" in page
+    assert "<dt>Membership</dt><dd>Not a member (" in page
     make_member(alice)
     page = " ".join(alice_client.get(reverse("accounts:profile")).content.decode().split())
-    assert "<dt>Membership</dt><dd>Member</dd>" in page
+    assert "<dt>Membership</dt><dd>Member until" in page

@@ -19,8 +19,8 @@ EXPECTED = {
     "Spy": ["Ladder area", "Tournament area", "Who is here?", "Search user profiles",
             "Watch games", "Dice statistics"],
     "Account": ["Edit user profile", "Edit game boards", "Notices", "Buddy list",
-                "Edit ignore list", "Change password", "News", "Log out"],
-    "Help": ["Tutorial", "Rules", "Features and tips", "Dice FAQ", "Ratings"],
+                "Edit ignore list", "Change password", "Edit ratings", "Become a member!", "News", "Log out"],
+    "Help": ["Tutorial", "Rules", "Features and tips", "Dice FAQ", "Ratings", "Analysis board"],
 }
 
 

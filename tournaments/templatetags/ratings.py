@@ -8,15 +8,22 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
+from accounts.rating_choices import hidden_variants
 from backgammon.engine import VARIANTS
 from tournaments.rating_chart import rating_chart
-from tournaments.ratings import rating_history, ratings_of
+from tournaments.ratings import is_provisional, rating_history, ratings_of
 
 register = template.Library()
 
 
-@register.inclusion_tag("tournaments/_ratings_card.html")
-def ratings_card(player: Any) -> dict[str, Any]:
+@register.inclusion_tag("tournaments/_ratings_card.html", takes_context=True)
+def ratings_card(context: Any, player: Any) -> dict[str, Any]:
+    """The player's ratings as the viewer may see them: all of them for the player themselves
+    (the hidden ones marked), only the shown ones for anyone else (Edit ratings)."""
+    request = context.get("request")
+    viewer = getattr(request, "user", None)
+    own = viewer is not None and viewer.is_authenticated and viewer.pk == player.pk
+    hidden = hidden_variants(player)
     history = rating_history(player)
     rows = [
         {
@@ -24,11 +31,14 @@ def ratings_card(player: Any) -> dict[str, Any]:
             "name": VARIANTS[code].name,
             "rating": f"{rating:.2f}",
             "experience": experience,
+            "provisional": 0 < experience and is_provisional(experience),
+            "hidden": code in hidden,
             "chart": rating_chart(history.get(code, ())),
         }
         for code, (rating, experience) in ratings_of(player).items()
+        if own or code not in hidden
     ]
-    return {"player": player, "rows": rows}
+    return {"player": player, "rows": rows, "own": own, "some_hidden": bool(hidden) and not own}
 
 
 @register.simple_tag
