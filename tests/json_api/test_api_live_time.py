@@ -166,3 +166,22 @@ def test_a_bad_auto_match_clock_is_refused_with_422_and_changes_nothing(
     assert response.status_code == 422, response.json()
     assert response.json()["detail"].startswith(words), response.json()
     assert not AutoMatchRequest.objects.exists()
+
+
+def test_the_openapi_document_describes_auto_match_clocks() -> None:
+    from api.api import api
+
+    document = api.get_openapi_schema(path_prefix="/api/v1")
+    schemas = document["components"]["schemas"]
+    body_ref = document["paths"]["/api/v1/auto-match"]["put"]["requestBody"]["content"]["application/json"]["schema"]
+    body = schemas[body_ref["$ref"].rsplit("/", 1)[1]]
+    controls = body["properties"]["time_controls"]
+    kinds = {ref["$ref"].rsplit("/", 1)[1] for ref in controls["items"]["oneOf"]}
+    live = schemas["LiveTime"]["properties"]
+    assert kinds == {"LiveTime", "CorrespondenceTime"}
+    assert (live["delay_s"]["minimum"], live["delay_s"]["maximum"]) == (2, 60)
+    assert body["properties"]["live_presets"]["items"]["enum"] == ["blitz", "rapid", "standard"]
+    assert "live_any" in body["properties"] and "time_limits_hours" in body["properties"]
+    out = document["paths"]["/api/v1/auto-match"]["get"]["responses"][200]["content"]["application/json"]["schema"]
+    answer = schemas[out["$ref"].rsplit("/", 1)[1]]["properties"]
+    assert {"time_controls", "live_presets", "live_any", "live"} <= set(answer)
