@@ -7,7 +7,7 @@ GET/PUT/DELETE /auto-match.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
@@ -78,6 +78,8 @@ class RoomFilters(Schema):
     time_limit_hours: float | None = Field(None, gt=0, lt=24 * 365)
     rated: bool | None = None
     may_join: bool = Field(False, description="Only those I may join.")
+    live: bool | None = Field(
+        None, description="true: live offers only (listed only while their player is here); false: correspondence only.")
 
 
 class GameStarted(Schema):
@@ -88,9 +90,26 @@ class Done(Schema):
     detail: str
 
 
+LivePresetKey = Literal["blitz", "rapid", "standard"]
+
+
 class AutoMatchIn(Schema):
+    """A request is for correspondence (``time_limits_hours`` and/or correspondence
+    ``time_controls``) or live (live ``time_controls``, ``live_presets`` or ``live_any``), not
+    both: a live request pairs only with live requests of players who are here now, at once."""
+
     variants: list[str] = Field(description="Variant codes you will play.", max_length=20)
-    time_limits_hours: list[float] = Field(description="Per-move limits from the site's list.", max_length=30)
+    time_limits_hours: list[float] = Field(
+        default_factory=list, description="Per-move limits from the site's list.", max_length=30)
+    time_controls: list[schemas.TimeControl] = Field(
+        default_factory=list, max_length=30,
+        description="Acceptable clocks as time_control objects: correspondence ones are per-move limits "
+        "from the site's list; live ones are exact clocks, whatever the match's length.")
+    live_presets: list[LivePresetKey] = Field(
+        default_factory=list, max_length=3,
+        description="Live presets, each scaled to the match paired: Blitz 8 s + 30 s a point, Rapid 12 s + "
+        "60 s a point, Standard 12 s + 120 s a point.")
+    live_any: bool = Field(False, description="Any live clock (two such requests play Rapid).")
     rated: str = Field("either", description="rated, unrated or either.")
     max_games: int = Field(1, description="How many games at most (1 to 10).")
 
@@ -100,6 +119,11 @@ class AutoMatchOut(Schema):
     status: str = Field(description="open, filled or cancelled.")
     variants: list[str]
     time_limits_hours: list[float]
+    time_controls: list[schemas.TimeControl] = Field(
+        description="The exact clocks it accepts: one per per-move limit, and its exact live clocks.")
+    live_presets: list[LivePresetKey]
+    live_any: bool
+    live: bool = Field(description="A live request (it pairs only players who are here).")
     rated: str
     max_games: int
     game_ids: list[int]
@@ -117,7 +141,8 @@ def _refuse_if_too_fast(request: HttpRequest) -> None:
 
 @router.get("/waiting-room", response={200: OpenChallengeList, **_ERRORS})
 def waiting_room(request: HttpRequest, filters: Query[RoomFilters]) -> Any:
-    """The open challenges I may see (oldest first), filtered."""
+    """The open challenges I may see (oldest first), filtered. A live offer is listed only while
+    its player is here (seen in the last minutes, as "Who is here?" counts)."""
     found = OpenChallengeFilters(
         variant=filters.variant.strip().upper() if filters.variant else None,
         match_length=None if filters.match_length is None else (
@@ -126,6 +151,7 @@ def waiting_room(request: HttpRequest, filters: Query[RoomFilters]) -> Any:
             seconds=round(filters.time_limit_hours * 3600)),
         rated=filters.rated,
         joinable_only=filters.may_join,
+        live=filters.live,
     )
     rows = open_challenges_for(request.auth, found)
     return {"challenges": [
@@ -204,6 +230,13 @@ def _auto_match_json(found: AutoMatchRequest) -> dict[str, Any]:
         "status": found.status,
         "variants": found.variants,
         "time_limits_hours": [seconds / 3600 for seconds in found.time_limits],
+        "time_controls": [
+            *({"kind": "correspondence", "per_move_s": seconds} for seconds in found.time_limits),
+            *({"kind": "live", **clock} for clock in found.live_clocks),
+        ],
+        "live_presets": found.live_presets,
+        "live_any": found.live_any,
+        "live": found.is_live,
         "rated": found.rated,
         "max_games": found.max_games,
         "game_ids": sorted(game.pk for game in found.games.all()),
@@ -223,12 +256,20 @@ def auto_match(request: HttpRequest) -> Any:
 def auto_match_put(request: HttpRequest, body: AutoMatchIn) -> Any:
     """Make or change my request; pairing runs at once (and again every few seconds)."""
     _refuse_if_too_fast(request)
-    limits = []
-    for hours in body.time_limits_hours:
-        limits.append(challenge_time_limit(hours))
+    limits = [challenge_time_limit(hours) for hours in body.time_limits_hours]
+    live_clocks = []
+    for control in body.time_controls:
+        checked = challenge_time_control(None, control)
+        if checked is None:  # not reached: a given control is checked, never None
+            continue
+        if checked.is_live:
+            live_clocks.append(checked)
+        else:
+            limits.append(timedelta(seconds=checked.per_move_s))
     made = auto_match_set(
         player=request.auth, variants=body.variants, time_limits=limits, rated=body.rated,
-        max_games=body.max_games,
+        max_games=body.max_games, live_presets=list(body.live_presets), live_clocks=live_clocks,
+        live_any=body.live_any,
     )
     return _auto_match_json(made)
 

@@ -216,19 +216,29 @@ class WaitingRoomFilterForm(forms.Form):
     )
     joinable = forms.BooleanField(required=False, label="Only those I may join")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, live: bool = False, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        if live:  # a live offer has a match clock, not a time limit per move
+            del self.fields["time_limit"]
 
     def filters(self) -> OpenChallengeFilters:
         data = self.cleaned_data
+        limit = data.get("time_limit")
         return OpenChallengeFilters(
             variant=data["variant"] or None,
             match_length=data["match_length"],
-            time_limit=timedelta(seconds=int(data["time_limit"])) if data["time_limit"] else None,
+            time_limit=timedelta(seconds=int(limit)) if limit else None,
             rated={"yes": True, "no": False}.get(data["rated"]),
             joinable_only=data["joinable"],
         )
+
+
+ANY_LIVE = "any"
+_LIVE_CLOCK_CHOICES = [
+    *((key, preset.describe()) for key, preset in LIVE_PRESETS.items()),
+    (ANY_LIVE, "Any live clock"),
+]
 
 
 class AutoMatchForm(forms.Form):
@@ -239,8 +249,14 @@ class AutoMatchForm(forms.Form):
         error_messages={"required": "Choose at least one variant you will play."},
     )
     time_limits = forms.MultipleChoiceField(
-        choices=_TIME_LIMIT_CHOICES, widget=forms.CheckboxSelectMultiple, label="Time limits per move",
-        error_messages={"required": "Choose at least one time limit per move."},
+        required=False, choices=_TIME_LIMIT_CHOICES, widget=forms.CheckboxSelectMultiple,
+        label="Correspondence: time limits per move",
+    )
+    live_clocks = forms.MultipleChoiceField(
+        required=False, choices=_LIVE_CLOCK_CHOICES, widget=forms.CheckboxSelectMultiple,
+        label="Live: match clocks",
+        help_text="A request is for correspondence or live, not both. A live one pairs only players who "
+        "are here now, and the match starts at once; a preset's reserve is so much a point.",
     )
     rated = forms.ChoiceField(
         choices=AutoMatchRequest.Rated.choices, initial=AutoMatchRequest.Rated.EITHER,
@@ -255,11 +271,20 @@ class AutoMatchForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("time_limits") and not data.get("live_clocks") and "time_limits" not in self.errors:
+            self.add_error(None, "Choose at least one time limit per move, or a live clock.")
+        return data
+
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
+        live = data["live_clocks"]
         return {
             "variants": data["variants"],
             "time_limits": [timedelta(seconds=int(value)) for value in data["time_limits"]],
             "rated": data["rated"],
             "max_games": data["max_games"],
+            "live_presets": [key for key in live if key in LIVE_PRESETS],
+            "live_any": ANY_LIVE in live,
         }

@@ -510,6 +510,11 @@ class AutoMatchRequest(models.Model):
     # Lists (JSON, so SQLite works too): variant codes, and time limits in whole seconds.
     variants = models.JSONField(default=list)
     time_limits = models.JSONField(default=list, help_text="seconds per move")
+    # A live request (issue 31) names no time limit: the live presets it accepts (their keys,
+    # scaled to the match paired), exact live clocks ({"delay_s", "reserve_s"}), or any live clock.
+    live_presets = models.JSONField(default=list, blank=True, help_text="live preset keys")
+    live_clocks = models.JSONField(default=list, blank=True, help_text="exact live clocks")
+    live_any = models.BooleanField(default=False, help_text="any live clock")
     rated = models.CharField(max_length=7, choices=Rated.choices, default=Rated.EITHER)
     max_games = models.PositiveSmallIntegerField(default=1)
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
@@ -531,6 +536,22 @@ class AutoMatchRequest(models.Model):
     @property
     def variant_names(self) -> list[str]:
         return [f"{find_variant(code).name} ({code})" for code in self.variants]
+
+    @property
+    def is_live(self) -> bool:
+        """A live request pairs only with live requests of players who are here."""
+        return bool(self.live_any or self.live_presets or self.live_clocks)
+
+    @property
+    def live_labels(self) -> list[str]:
+        """The live clocks it accepts, in words, e.g. ["Blitz", "10 s + 5 min"]."""
+        from backgammon.engine.clock import LIVE_PRESETS, TimeControl
+
+        if self.live_any:
+            return ["Any live clock"]
+        presets = [LIVE_PRESETS[key].name for key in self.live_presets if key in LIVE_PRESETS]
+        exact = [TimeControl.live(c["delay_s"], c["reserve_s"]).describe() for c in self.live_clocks]
+        return presets + exact
 
     @property
     def time_limit_values(self) -> list[timedelta]:

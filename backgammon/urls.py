@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/new/", lobby.new_game, name="new_game"),
     path("games/next/", lobby.next_game, name="next_game"),
     path("games/waiting-room/", waiting_room.waiting_room, name="waiting_room"),
+    path("games/waiting-room/live/", waiting_room.waiting_room_live, name="waiting_room_live"),
     path("games/waiting-room/<int:challenge_id>/join/", waiting_room.waiting_room_join, name="waiting_room_join"),
     path(
         "games/waiting-room/<int:challenge_id>/withdraw/",

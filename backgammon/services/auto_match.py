@@ -7,6 +7,14 @@ never rated). A pair plays the first shared variant in the site's order and the 
 time limit (the gentler clock). Never paired: two players who ignore each other, a non-member at
 the game limit, or two players whose requests already started a game together.
 
+A request is for correspondence (time limits per move) or live (issue 31: live presets, each
+scaled to the match paired, exact live clocks, or any live clock), never both, and a live request
+pairs only with another live one. A live game starts at once and both players must be there for
+it, so live requests pair only players who are here now (``accounts.presence.here_now``, the rule
+of "Who is here?") and who are not playing a live match already; a live pair plays the gentlest clock both accept (the largest reserve), and
+two "any live clock" requests play Rapid. Making or changing a live request marks its player here
+(an API client has no page to be seen on).
+
 ``auto_match_pair`` runs after a request is made or changed, and from every worker tick (so a
 pairing skipped while another was running is made a few seconds later). It locks the open
 requests it pairs (``select_for_update(skip_locked=True)``), so two runs at once share no request
@@ -21,10 +29,12 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from accounts.presence import here_now, mark_seen
 from accounts.relations import ignore_wall_ids
 from backgammon.engine import VARIANTS
+from backgammon.engine.clock import LIVE_PRESETS, TimeControl
 from backgammon.models import TIME_LIMITS, AutoMatchRequest, Game
 
 from .challenges import DEFAULT_MATCH_LENGTHS, game_create
@@ -44,6 +54,9 @@ logger = logging.getLogger(__name__)
 
 MAX_AUTO_MATCH_GAMES = 10
 _TIME_LIMIT_SECONDS = [int(value.total_seconds()) for value, _ in TIME_LIMITS]
+MAX_LIVE_CLOCKS = 10
+ANY_LIVE_PAIR = "rapid"
+"""The preset two requests for "any live clock" play."""
 Rated = AutoMatchRequest.Rated
 
 
@@ -56,7 +69,26 @@ def auto_match_of(user: Any) -> AutoMatchRequest | None:
     )
 
 
-def _checked(variants: list[str], time_limits: list[timedelta], rated: str, max_games: int) -> dict[str, Any]:
+def _checked_live(live_presets: list[str], live_clocks: list[TimeControl], live_any: bool) -> dict[str, Any]:
+    unknown = sorted(set(live_presets) - set(LIVE_PRESETS))
+    if unknown:
+        raise ChallengeRejected(f"There is no live preset {unknown[0][:20]!r}; choose from {', '.join(LIVE_PRESETS)}")
+    if len(live_clocks) > MAX_LIVE_CLOCKS:
+        raise ChallengeRejected(f"Name {MAX_LIVE_CLOCKS} live clocks at most")
+    if any(not control.is_live for control in live_clocks):
+        raise ChallengeRejected("A live clock has a delay and a reserve")
+    exact = sorted({(control.delay_s, control.reserve_s) for control in live_clocks})
+    return {
+        "live_presets": [] if live_any else [key for key in LIVE_PRESETS if key in live_presets],
+        "live_clocks": [] if live_any else [{"delay_s": delay, "reserve_s": reserve} for delay, reserve in exact],
+        "live_any": live_any,
+    }
+
+
+def _checked(
+    variants: list[str], time_limits: list[timedelta], rated: str, max_games: int,
+    live_presets: list[str], live_clocks: list[TimeControl], live_any: bool,
+) -> dict[str, Any]:
     asked = {code.strip().upper() for code in variants}
     unknown = sorted(asked - set(VARIANTS))
     if unknown:
@@ -65,8 +97,14 @@ def _checked(variants: list[str], time_limits: list[timedelta], rated: str, max_
     if not codes:
         raise ChallengeRejected("Choose at least one variant you will play")
     seconds = sorted({int(limit.total_seconds()) for limit in time_limits})
-    if not seconds:
-        raise ChallengeRejected("Choose at least one time limit per move")
+    live = _checked_live(live_presets, live_clocks, live_any)
+    is_live = bool(live["live_any"] or live["live_presets"] or live["live_clocks"])
+    if seconds and is_live:
+        raise ChallengeRejected(
+            "A request is for correspondence or for live play, not both: choose time limits per move or live clocks"
+        )
+    if not seconds and not is_live:
+        raise ChallengeRejected("Choose at least one time limit per move, or a live clock")
     if any(value not in _TIME_LIMIT_SECONDS for value in seconds):
         raise ChallengeRejected("Choose time limits per move from the list")
     if rated not in Rated.values:
@@ -75,15 +113,17 @@ def _checked(variants: list[str], time_limits: list[timedelta], rated: str, max_
         raise ChallengeRejected("Money play is never rated: choose unrated or either")
     if not 1 <= max_games <= MAX_AUTO_MATCH_GAMES:
         raise ChallengeRejected(f"Ask for 1 to {MAX_AUTO_MATCH_GAMES} games")
-    return {"variants": codes, "time_limits": seconds, "rated": rated, "max_games": max_games}
+    return {"variants": codes, "time_limits": seconds, "rated": rated, "max_games": max_games, **live}
 
 
 def auto_match_set(
-    *, player: Any, variants: list[str], time_limits: list[timedelta], rated: str, max_games: int
+    *, player: Any, variants: list[str], time_limits: list[timedelta], rated: str, max_games: int,
+    live_presets: list[str] | None = None, live_clocks: list[TimeControl] | None = None, live_any: bool = False,
 ) -> AutoMatchRequest:
     """Make or change the player's request, then try to pair it. A change keeps the games the
-    request started; asking for no more games than it started fills it."""
-    wish = _checked(variants, time_limits, rated, max_games)
+    request started; asking for no more games than it started fills it. A live request (presets,
+    exact clocks or any live clock, and no time limits) marks its player here."""
+    wish = _checked(variants, time_limits, rated, max_games, live_presets or [], live_clocks or [], live_any)
     for _attempt in range(2):  # a racing twin may insert the open request between our read and write
         try:
             with transaction.atomic():
@@ -105,6 +145,8 @@ def auto_match_set(
             continue
     else:
         raise ChallengeRejected("Your request changed at the same moment: please try again")
+    if request.is_live:
+        mark_seen(player.pk)
     auto_match_pair()
     request.refresh_from_db()
     return request
@@ -130,6 +172,7 @@ class _Terms:
     variant: str
     time_limit: timedelta
     rated: bool
+    time_control: TimeControl | None = None
 
 
 def _rated_meets(a: str, b: str, money: bool) -> bool | None:
@@ -142,16 +185,46 @@ def _rated_meets(a: str, b: str, money: bool) -> bool | None:
     return wishes.pop() == Rated.RATED if wishes else True
 
 
+def _live_controls(request: AutoMatchRequest, match_length: int) -> set[TimeControl] | None:
+    """The live clocks a request accepts for a match of ``match_length`` (None: any)."""
+    if request.live_any:
+        return None
+    controls = {LIVE_PRESETS[key].control(match_length) for key in request.live_presets if key in LIVE_PRESETS}
+    return controls | {TimeControl.live(c["delay_s"], c["reserve_s"]) for c in request.live_clocks}
+
+
+def shared_live_clock(a: AutoMatchRequest, b: AutoMatchRequest, match_length: int) -> TimeControl | None:
+    """The gentlest live clock (largest reserve, then delay) both requests accept, or None."""
+    mine, theirs = _live_controls(a, match_length), _live_controls(b, match_length)
+    if mine is None and theirs is None:
+        return LIVE_PRESETS[ANY_LIVE_PAIR].control(match_length)
+    if mine is None:
+        shared = theirs or set()
+    elif theirs is None:
+        shared = mine
+    else:
+        shared = mine & theirs
+    return max(shared, key=lambda control: (control.reserve_s, control.delay_s), default=None)
+
+
 def pair_terms(a: AutoMatchRequest, b: AutoMatchRequest) -> _Terms | None:
-    """What two requests would play together, or None if nothing."""
+    """What two requests would play together, or None if nothing. A live request never pairs
+    with a correspondence one (who is here is the caller's check)."""
+    if a.is_live != b.is_live:
+        return None
     limits = set(a.time_limits) & set(b.time_limits)
-    if not limits:
+    if not a.is_live and not limits:
         return None
     for code in VARIANTS:
         if code in a.variants and code in b.variants:
             rated = _rated_meets(a.rated, b.rated, VARIANTS[code].money)
-            if rated is not None:
+            if rated is None:
+                continue
+            if not a.is_live:
                 return _Terms(code, timedelta(seconds=max(limits)), rated)
+            control = shared_live_clock(a, b, DEFAULT_MATCH_LENGTHS.get(code, 0))
+            if control is not None:
+                return _Terms(code, timedelta(seconds=control.delay_s + control.reserve_s), rated, control)
     return None
 
 
@@ -165,6 +238,7 @@ def auto_match_pair() -> list[Game]:
     """Pair what can be paired now; the games started (none when nothing is compatible)."""
     with transaction.atomic():
         requests = list(_open_requests().select_for_update(skip_locked=True, of=("self",)).select_related("player"))
+        requests = _without_absent_live(requests)
         if len(requests) < 2:
             return []
         candidates = _candidates(requests)
@@ -186,6 +260,21 @@ def auto_match_pair() -> list[Game]:
                     request.save(update_fields=["status", "updated_at"])
             full |= players_at_limit([a.player_id, b.player_id])
         return started
+
+
+def _without_absent_live(requests: list[AutoMatchRequest]) -> list[AutoMatchRequest]:
+    """The requests that may pair now: every correspondence one, and the live ones of players
+    who are here and not playing a live match already (a live request for several games plays
+    them one after another; it waits, open, for its player to come back or be free)."""
+    live_players = {r.player_id for r in requests if r.is_live}
+    if not live_players:
+        return requests
+    free = set(here_now().filter(user_id__in=live_players).values_list("user_id", flat=True))
+    playing = Game.objects.filter(status=Game.Status.ACTIVE, live_reserve_s__isnull=False).filter(
+        Q(black_id__in=free) | Q(white_id__in=free)
+    ).values_list("black_id", "white_id")
+    free -= {player for pair in playing for player in pair}
+    return [r for r in requests if not r.is_live or r.player_id in free]
 
 
 def _candidates(requests: list[AutoMatchRequest]) -> list[tuple[float, int, AutoMatchRequest, AutoMatchRequest, _Terms]]:
@@ -239,6 +328,7 @@ def _start(a: AutoMatchRequest, b: AutoMatchRequest, terms: _Terms) -> Game | No
                 rated=terms.rated,
                 stake=1 if VARIANTS[terms.variant].money else 0,
                 counts_toward_limit=True,
+                time_control=terms.time_control,
             )
             a.games.add(game)
             b.games.add(game)

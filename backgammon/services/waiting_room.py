@@ -5,6 +5,11 @@ a rating range for whoever joins. Joining starts the game exactly as accepting a
 does (``challenge_start_game`` under the challenge's row lock), so two players joining at once
 start one game and the second is told the challenge is gone. Players on either side's ignore list
 never see each other's open challenges and cannot join them.
+
+A live open challenge (issue 31) starts a live match at once, so it is listed, and may be joined,
+only while its creator is here (``accounts.presence.here_now``, the rule of "Who is here?"): an
+offer of a player who left drops out of the room and comes back with them. Joining re-checks it
+under the challenge's lock. Putting a live offer in marks its creator here.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from accounts.presence import here_now, mark_seen
 from accounts.relations import either_ignores, ignore_wall_ids
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import TimeControl
@@ -41,6 +47,7 @@ MAX_OPEN_CHALLENGES = 20
 """Open challenges one player may have waiting at once (keeps the room readable)."""
 RATING_BOUNDS = (1, 5000)
 _GONE = "This open challenge is no longer in the waiting room: someone joined it or it was withdrawn."
+_LEFT = "This live challenge's player has left the waiting room: it comes back when they do."
 
 
 def _rating_range(variant: str, min_rating: int | None, max_rating: int | None) -> None:
@@ -91,7 +98,7 @@ def open_challenge_create(
             raise ChallengeRejected(
                 f"You already have {MAX_OPEN_CHALLENGES} open challenges waiting: withdraw one first"
             )
-        return Challenge.objects.create(
+        made = Challenge.objects.create(
             challenger=challenger,
             challenged=None,
             rated=rated,
@@ -99,6 +106,9 @@ def open_challenge_create(
             max_rating=max_rating,
             **terms,
         )
+    if made.is_live:
+        mark_seen(challenger.pk)
+    return made
 
 
 def rating_allows(challenge: Challenge, rating: float | None) -> bool:
@@ -132,6 +142,8 @@ def open_challenge_join(*, challenge_id: int, actor: Any) -> Game:
             raise ChallengeRejected("There is no such open challenge", Refusal.NOT_FOUND)
         if challenge.status != Challenge.Status.PENDING:
             raise ChallengeRejected(_GONE)
+        if challenge.is_live and not _is_here(challenge.challenger_id):
+            raise ChallengeRejected(_LEFT)
         rating = ratings_in(challenge.variant, [actor.pk]).get(actor.pk)
         if not rating_allows(challenge, rating):
             raise ChallengeRejected(
@@ -153,6 +165,10 @@ def open_challenge_withdraw(*, challenge_id: int, actor: Any) -> Challenge:
         return challenge
 
 
+def _is_here(user_id: int) -> bool:
+    return here_now().filter(user_id=user_id).exists()
+
+
 def _range_words(challenge: Challenge) -> str:
     return challenge.rating_range_label
 
@@ -166,6 +182,8 @@ class OpenChallengeFilters:
     time_limit: timedelta | None = None
     rated: bool | None = None
     joinable_only: bool = False
+    live: bool | None = None
+    """True: live offers only (the Live tab); False: correspondence only; None: both."""
 
 
 @dataclass(frozen=True)
@@ -179,9 +197,17 @@ ROOM_SIZE = 200
 """At most this many open challenges are listed at once (the oldest first)."""
 
 
-def _visible(user: Any) -> QuerySet[Challenge]:
+def _visible(user: Any, live: bool | None) -> QuerySet[Challenge]:
     room = Challenge.objects.filter(challenged__isnull=True, status=Challenge.Status.PENDING)
     room = room.filter(challenger__is_active=True)
+    if live is False:  # correspondence only: no one's presence to ask
+        room = room.filter(live_reserve_s__isnull=True)
+    else:
+        # A live offer is there while its player is (one subquery on an indexed column).
+        here = here_now().values("user_id")
+        room = room.filter(Q(live_reserve_s__isnull=True) | Q(challenger_id__in=here))
+        if live:
+            room = room.filter(live_reserve_s__isnull=False)
     if user is not None and user.is_authenticated:
         room = room.exclude(challenger_id__in=ignore_wall_ids(user))
     return room
@@ -191,7 +217,7 @@ def open_challenges_for(user: Any, filters: OpenChallengeFilters | None = None) 
     """The open challenges ``user`` may see, filtered, with whether they may join each one
     (their own are listed too, to withdraw). A bounded number of queries whatever the size."""
     filters = filters or OpenChallengeFilters()
-    room = _visible(user)
+    room = _visible(user, filters.live)
     if filters.variant:
         room = room.filter(variant=filters.variant)
     if filters.match_length is not None:

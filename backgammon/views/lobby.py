@@ -75,7 +75,10 @@ def new_game(request: HttpRequest) -> HttpResponse:
             try:
                 if arguments["opponent"].strip().lower() == OPEN_OPPONENT:
                     del arguments["opponent"]
-                    open_challenge_create(challenger=request.user, **arguments)
+                    made = open_challenge_create(challenger=request.user, **arguments)
+                    if made.is_live:  # listed in the Live tab, not among the correspondence offers
+                        messages.success(request, "Your live challenge is in the Live tab while you are here.")
+                        return redirect("backgammon:waiting_room_live")
                     messages.success(request, "Your open challenge is in the waiting room.")
                     return redirect("backgammon:waiting_room")
                 challenge = challenge_create(challenger=request.user, **arguments)

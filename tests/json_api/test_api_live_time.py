@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.utils import timezone
 
+from accounts.models import Profile
 from backgammon.models import Challenge, Game
 from tests.site.gamebuilder import scripted_dice
 
@@ -104,3 +106,82 @@ def test_a_live_challenge_answered_after_2_minutes_is_refused(alice: Any, bob: A
     assert response.status_code == 422
     assert "expired" in response.json()["detail"]
     assert not Game.objects.exists()
+
+
+def test_live_offers_in_the_waiting_room_are_listed_while_their_player_is_here(
+    alice: Any, bob: Any, alice_api: Any, bob_api: Any
+) -> None:
+    live = alice_api.post("/waiting-room", {"variant": "BP", "time_control": LIVE}).json()
+    other = alice_api.post("/waiting-room", {"variant": "BX", "time_limit_hours": 24}).json()
+    listed = bob_api.get("/waiting-room", live="true").json()["challenges"]
+    assert [(c["id"], c["time_control"]) for c in listed] == [(live["id"], LIVE)]
+    assert [c["id"] for c in bob_api.get("/waiting-room", live="false").json()["challenges"]] == [other["id"]]
+    # alice was last seen longer ago than "Who is here?" counts
+    Profile.objects.filter(user=alice).update(last_seen=timezone.now() - timedelta(minutes=11))
+    assert bob_api.get("/waiting-room", live="true").json()["challenges"] == []
+    refused = bob_api.post(f"/waiting-room/{live['id']}/join")
+    assert refused.status_code == 422 and "has left the waiting room" in refused.json()["detail"]
+    assert not Game.objects.exists()
+
+
+def test_a_live_auto_match_request_through_the_api(alice: Any, bob: Any, alice_api: Any, bob_api: Any) -> None:
+    made = alice_api.put("/auto-match", {"variants": ["BP"], "time_controls": [LIVE], "live_presets": ["blitz"]})
+    assert made.status_code == 200, made.json()
+    assert made.json() | {"id": 0} == {
+        "id": 0, "status": "open", "variants": ["BP"], "time_limits_hours": [], "time_controls": [LIVE],
+        "live_presets": ["blitz"], "live_any": False, "live": True, "rated": "either", "max_games": 1,
+        "game_ids": [],
+    }
+    # a correspondence request never pairs with it
+    assert bob_api.put("/auto-match", {"variants": ["BP"], "time_limits_hours": [24]}).json()["game_ids"] == []
+    paired = bob_api.put("/auto-match", {"variants": ["BP"], "live_any": True}).json()
+    game = Game.objects.get()
+    assert paired["status"] == "filled" and paired["game_ids"] == [game.pk] and paired["live"] is True
+    assert alice_api.get(f"/games/{game.pk}").json()["time_control"] == LIVE  # the gentler of Blitz (150 s) and 300 s
+    assert alice_api.get("/auto-match").json()["game_ids"] == [game.pk]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"time_controls": [{"kind": "live", "delay_s": 1, "reserve_s": 300}]},
+         "The field 'time_controls.0.live.delay_s' is not valid"),
+        ({"time_controls": [{"kind": "live", "delay_s": 12, "reserve_s": 10801}]},
+         "The field 'time_controls.0.live.reserve_s'"),
+        ({"time_controls": [{"kind": "correspondence", "per_move_s": 7201}]}, "Choose time limits per move from the list"),
+        ({"time_controls": [{"kind": "blitz"}]}, "The field 'time_controls.0' is not valid"),
+        ({"live_presets": ["bullet"]}, "The field 'live_presets.0' is not valid"),
+        ({"time_limits_hours": [24], "live_presets": ["blitz"]}, "A request is for correspondence or for live play"),
+        ({"time_controls": [LIVE, {"kind": "correspondence", "per_move_s": 86400}]}, "A request is for correspondence"),
+        ({}, "Choose at least one time limit per move, or a live clock"),
+        ({"live_any": "sometimes"}, "The field 'live_any' is not valid"),
+    ],
+)
+def test_a_bad_auto_match_clock_is_refused_with_422_and_changes_nothing(
+    alice: Any, alice_api: Any, body: dict[str, Any], words: str
+) -> None:
+    from backgammon.models import AutoMatchRequest
+
+    response = alice_api.put("/auto-match", {"variants": ["BP"], **body})
+    assert response.status_code == 422, response.json()
+    assert response.json()["detail"].startswith(words), response.json()
+    assert not AutoMatchRequest.objects.exists()
+
+
+def test_the_openapi_document_describes_auto_match_clocks() -> None:
+    from api.api import api
+
+    document = api.get_openapi_schema(path_prefix="/api/v1")
+    schemas = document["components"]["schemas"]
+    body_ref = document["paths"]["/api/v1/auto-match"]["put"]["requestBody"]["content"]["application/json"]["schema"]
+    body = schemas[body_ref["$ref"].rsplit("/", 1)[1]]
+    controls = body["properties"]["time_controls"]
+    kinds = {ref["$ref"].rsplit("/", 1)[1] for ref in controls["items"]["oneOf"]}
+    live = schemas["LiveTime"]["properties"]
+    assert kinds == {"LiveTime", "CorrespondenceTime"}
+    assert (live["delay_s"]["minimum"], live["delay_s"]["maximum"]) == (2, 60)
+    assert body["properties"]["live_presets"]["items"]["enum"] == ["blitz", "rapid", "standard"]
+    assert "live_any" in body["properties"] and "time_limits_hours" in body["properties"]
+    out = document["paths"]["/api/v1/auto-match"]["get"]["responses"][200]["content"]["application/json"]["schema"]
+    answer = schemas[out["$ref"].rsplit("/", 1)[1]]["properties"]
+    assert {"time_controls", "live_presets", "live_any", "live"} <= set(answer)

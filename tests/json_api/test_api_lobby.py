@@ -106,6 +106,9 @@ def test_auto_match_put_get_delete(alice: Any, bob: Any, alice_api: Any, bob_api
     assert made.status_code == 200
     assert made.json() | {"id": 0} == {
         "id": 0, "status": "open", "variants": ["BX", "BP"], "time_limits_hours": [24.0, 72.0],
+        "time_controls": [{"kind": "correspondence", "per_move_s": 86400},
+                          {"kind": "correspondence", "per_move_s": 259200}],
+        "live_presets": [], "live_any": False, "live": False,
         "rated": "either", "max_games": 2, "game_ids": [],
     }
     paired = bob_api.put("/auto-match", {"variants": ["BP"], "time_limits_hours": [72], "rated": "rated"}).json()

@@ -93,3 +93,19 @@ def test_a_non_member_at_the_edge_of_the_limit_starts_one_game_when_two_joins_ra
     outcomes = race(2, _outcome(join))
     assert outcomes[0] == "done" and "Players who are not members may have 1 games" in outcomes[1]
     assert Game.objects.count() == 1
+
+
+def test_racing_live_requests_pair_each_once_into_live_matches(make_user: Any) -> None:
+    players = [make_user(f"live{n}") for n in range(6)]
+    queue = list(players)
+
+    def request() -> object:
+        return auto_match_set(player=queue.pop(), variants=["BP"], time_limits=[], rated="either",
+                              max_games=1, live_presets=["blitz"])
+
+    assert race(6, _outcome(request)) == ["done"] * 6
+    auto_match_pair()
+    games = list(Game.objects.all())
+    assert len(games) == 3 and all(game.live_reserve_s == 150 for game in games)
+    seats = [player for game in games for player in (game.black_id, game.white_id)]
+    assert sorted(seats) == sorted(p.pk for p in players)
