@@ -38,7 +38,7 @@ def test_a_token_from_the_profile_page_is_shown_once_and_copied(
     tab.get_by_role("button", name="Copy").click()
     expect(tab.get_by_role("button", name="Copied")).to_be_visible()
     answer = tab.request.get("/api/v1/me", headers={"Authorization": f"Bearer {secret}"})
-    assert answer.json() == {"username": "alice"}
+    assert answer.json() == {"username": "alice", "membership": {"member": False, "until": None}}
     tab.get_by_role("link", name="Back to your profile").click()
     expect(tab.get_by_role("cell", name="my bot")).to_be_visible()
     assert problems == []

@@ -24,7 +24,7 @@ def test_it_gives_a_token_for_the_right_password(alice: Any, anonymous_api: Any)
     stored = ApiToken.objects.get(user=alice)
     assert secret not in stored.token_hash and len(stored.token_hash) == 64
     anonymous_api.token = secret
-    assert anonymous_api.get("/me").json() == {"username": "alice"}
+    assert anonymous_api.get("/me").json() == {"username": "alice", "membership": {"member": False, "until": None}}
 
 
 def test_it_refuses_a_wrong_password_with_401(alice: Any, anonymous_api: Any) -> None:

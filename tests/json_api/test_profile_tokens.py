@@ -32,7 +32,7 @@ def test_creating_a_token_shows_it_once(alice: Any, alice_client: Client) -> Non
     token = ApiToken.objects.get(user=alice)
     assert token.name == "my bot" and secret.group(1) not in token.token_hash
     api = Client()
-    assert api.get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret.group(1)}").json() == {"username": "alice"}
+    assert api.get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret.group(1)}").json() == {"username": "alice", "membership": {"member": False, "until": None}}
     assert secret.group(1) not in alice_client.get(reverse("accounts:profile")).content.decode()
 
 

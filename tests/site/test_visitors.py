@@ -25,7 +25,7 @@ VISITOR_MENUS = {
     "Play": ["Waiting Room"],
     "Spy": ["Ladder area", "Tournament area", "Who is here?", "Search user profiles", "Dice statistics"],
     "Account": ["Log in", "Create new userid", "Forgot password", "News"],
-    "Help": ["Tutorial", "Rules", "Features and tips", "Dice FAQ", "Ratings"],
+    "Help": ["Tutorial", "Rules", "Features and tips", "Dice FAQ", "Ratings", "Analysis board"],
 }
 
 
