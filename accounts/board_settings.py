@@ -35,6 +35,22 @@ class BoardSettingsForm(forms.ModelForm):
             "board_theme": forms.RadioSelect, "checker_colours": forms.RadioSelect,
         }
 
+    # Added after the board settings: a page or a preview of the form from before leaves them as
+    # they are (a value outside the choices is still refused).
+    _KEPT_WHEN_LEFT_OUT = ("auto_forced_move", "auto_pass_dance")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self._KEPT_WHEN_LEFT_OUT:
+            self.fields[name].required = False
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name in self._KEPT_WHEN_LEFT_OUT:
+            if not cleaned.get(name) and name not in self.errors:
+                cleaned[name] = getattr(self.instance, name)
+        return cleaned
+
 
 def _preview_of(profile: Profile) -> Board:
     style = BoardStyle(theme=theme_named(profile.board_theme), home_left=profile.home_board_left,

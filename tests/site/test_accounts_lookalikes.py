@@ -99,6 +99,8 @@ def test_an_admin_rename_with_new_colours_moves_the_key(admin_client: Client, al
             "profile-0-id": alice.profile.pk,
             "profile-0-user": alice.pk,
             "profile-0-checker_colours": "red-blue",
+            "profile-0-auto_forced_move": "live",
+            "profile-0-auto_pass_dance": "live",
         },
     )
     data.pop("last_login", None)
