@@ -183,7 +183,7 @@ def board_report(rules: MatchRules, actions: list[Action]) -> list[str]:
         print(f"board {plies}-ply: {len(seconds)} positions, mean {_ms(statistics.fmean(seconds))} ms, "
               f"p95 {_ms(p95)} ms, max {_ms(seconds[-1])} ms", flush=True)
     lines += ["", ("A player waits for that plus the worker's pick-up (`db_worker` looks for new tasks every "
-                   "second when idle) and the page's first look (0.4 s later, then every 0.4 s). 2-ply answers "
+                   "0.25 s when idle) and the page's first look (0.4 s later, then every 0.4 s). 2-ply answers "
                    "run on the analyses' queue: the slowest here, a 1-1 with hundreds of legal plays, would "
                    "hold up the bots and deadlines of the default queue for that long.")]
     return lines
