@@ -7,6 +7,7 @@ set-up holds the XGID's fields as they are and says what stops them from being a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -71,6 +72,9 @@ class BoardSetup:
         if len(fields) not in (9, 10):
             raise InvalidIdError("An XGID has ten fields separated by colons")
         black, white = xgid_layouts(fields[0])
+        dice = fields[4].strip().upper() or "00"
+        if dice not in ("00", "D", "B") and not re.fullmatch("[1-6]{2}", dice):
+            raise InvalidIdError(f"The dice {dice[:10]!r} are not a roll: two digits from 1 to 6, 00 or D")
         try:
             numbers = [int(fields[index]) for index in (1, 5, 6, 7, 8)]
             turn, owner = int(fields[3]), int(fields[2])
@@ -81,7 +85,7 @@ class BoardSetup:
         if min(numbers) < 0 or max(numbers) > 99:
             raise InvalidIdError("An XGID's cube, scores and length are numbers from 0 to 99")
         return cls(
-            black, white, Side.BLACK if turn == 1 else Side.WHITE, fields[4].strip().upper() or "00",
+            black, white, Side.BLACK if turn == 1 else Side.WHITE, dice,
             numbers[0], None if owner == 0 else Side.BLACK if owner == 1 else Side.WHITE,
             numbers[1], numbers[2], numbers[4], numbers[3],
         )

@@ -134,7 +134,7 @@ def _with_settings(setup: BoardSetup, query: QueryDict) -> BoardSetup:
     """The set-up with the settings form's choices: who is on roll, the dice, cube and score."""
     def number(name: str, low: int, high: int) -> int:
         text = query.get(name, "0").strip() or "0"
-        if not text.isdigit() or not low <= int(text) <= high:
+        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
             raise ValueError(f"The {name.replace('_', ' ')} must be a whole number from {low} to {high}.")
         return int(text)
 

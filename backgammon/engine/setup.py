@@ -161,7 +161,7 @@ def xgid_layouts(board: str) -> tuple[Layout, Layout]:
 
 def _number(text: str, name: str) -> int:
     word = text.strip()
-    if not word.isdigit() or len(word) > 5:
+    if not (word.isascii() and word.isdigit()) or len(word) > 5:
         raise InvalidIdError(f"The {name} is {word!r}: a whole number is needed")
     return int(word)
 

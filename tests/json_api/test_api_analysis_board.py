@@ -134,3 +134,11 @@ def test_the_real_worker_answers_at_0_and_2_ply(alice_api: ApiClient, start_work
         return PositionAnalysis.objects.filter(status="done").count() == 2
 
     wait_for(both_kept)
+
+
+@pytest.mark.parametrize("xgid", ["XGID=-b----E-C---eE---c-e----B-:0:0:1:00:\u00b2:0:0:5:10",
+                                  "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10\x00"])
+def test_odd_characters_get_422(alice_api: ApiClient, xgid: str) -> None:
+    answer = alice_api.get("/analysis/position", xgid=xgid)
+    assert answer.status_code in (400, 422)
+    assert not PositionAnalysis.objects.exists()

@@ -157,3 +157,20 @@ def test_web_processes_never_load_gnubg() -> None:
     printed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                              env={**__import__("os").environ, "DJANGO_SETTINGS_MODULE": "gamesite.settings"})
     assert printed.stdout.strip() == "gnubg not loaded"
+
+
+@pytest.mark.parametrize("xgid", [
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:\u00b2\u00b2:0:0:0:5:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:\u00b2:0:0:5:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10\x00",
+    "XGID=-b----E-C---eE---c-e\x00---B-:0:0:1:00:0:0:0:5:10",
+])
+def test_odd_characters_in_an_xgid_are_refused_with_400(client: Client, xgid: str) -> None:
+    status, _ = page(client, xgid=xgid, analyse="1")
+    assert status == 400
+    assert not PositionAnalysis.objects.exists()
+
+
+def test_odd_digits_in_the_settings_form_are_refused(client: Client) -> None:
+    status, _ = page(client, xgid=START, set="1", length="\u00b2")
+    assert status == 400
