@@ -27,6 +27,12 @@
      per endpoint requests/s, p50/p95/p99 and errors, after the ramp-up, and the cores each
      part used (app servers, PostgreSQL, Redis, the worker and locust itself: cpu_share.py),
      with the time the host's hypervisor took from the cores;
+   - the live scenario (issue 31; BENCH_LIVE=0 leaves it out): BENCH_LIVE_MATCHES (200) live
+     matches, whose players pair through Auto-Match as they arrive and act 2-8 s after their turn
+     starts, beside BENCH_LIVE_BESIDE (600) correspondence players, measured as a level is; beside
+     the requests, each roll's and move's push to the opponent's open page (target: p95 under
+     300 ms), and from the database how late after each reserve ran out its timeout was applied
+     (target: under 1 s; a tenth of the live players walk away once, so that reserves run out);
    - the machine's own speed (a fixed pure-Python loop) before the first measurement and after
      the last level: on a shared virtual machine it changes with the hour, and the players held
      with it.
@@ -58,7 +64,7 @@ import time
 import timeit
 import urllib.request
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
@@ -75,7 +81,18 @@ sys.path.insert(0, str(ROOT / "bench" / "web"))
 import cpu_share  # where the cores went during a level
 import wire  # each request's server time, one at a time
 
-LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,300,400,500,600,700,800,900,1000").split(",")]
+LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,300,400,500,600,700,800,900,1000").split(",") if n.strip()]
+# The live scenario (issue 31), after the levels: BENCH_LIVE_MATCHES live matches (their players
+# act 2-8 s after their turn starts) beside BENCH_LIVE_BESIDE correspondence players; BENCH_LIVE=0
+# leaves it out. BENCH_LEVELS= (empty) runs it alone.
+LIVE = os.environ.get("BENCH_LIVE", "1") == "1"
+LIVE_MATCHES = int(os.environ.get("BENCH_LIVE_MATCHES", "200"))
+LIVE_BESIDE = int(os.environ.get("BENCH_LIVE_BESIDE", "600"))
+# A move's push to the opponent's open page is held to this at p95, from the mover's request sent
+# to the event read (its rows are named "push of ..."); every other row to TARGET_P95_MS.
+TARGET_PUSH_P95_MS = 300.0
+# Every timeout is applied by the worker within this of the reserve's end.
+TARGET_TIMEOUT_LATE_S = 1.0
 RAMP_SECONDS = int(os.environ.get("BENCH_RAMP_SECONDS", "40"))
 # Players arrive at most this many a second. Each arrival costs the server a status page, a
 # game page and a stream (about 30 ms of CPU on the 2-core machine): with every level ramped in
@@ -120,8 +137,11 @@ def _manage(env: dict[str, str], *args: str) -> None:
                    stdout=subprocess.DEVNULL)
 
 
-def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, int]:
-    """Players in pairs with their games and sessions; writes the locust players file."""
+def _seed(env: dict[str, str], players: int, players_file: Path, live_players: int = 0,
+          live_players_file: Path | None = None) -> dict[str, int]:
+    """Players in pairs with their games and sessions; writes the locust players file. And
+    ``live_players`` more, with sessions and no game (they find their live matches through
+    Auto-Match), in ``live_players_file``."""
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     import django
@@ -129,7 +149,6 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
     django.setup()
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
-    from django.test import Client
 
     from backgammon.engine.actions import Action
     from backgammon.services import game_apply_action, game_create, roll_request
@@ -177,11 +196,70 @@ def _seed(env: dict[str, str], players: int, players_file: Path) -> dict[str, in
     DBTaskResult.objects.all().delete()
     with players_file.open("w", encoding="utf-8") as out:
         for user in users:
-            client = Client()
-            client.force_login(user)
-            session = client.cookies["sessionid"].value
-            out.write(" ".join([user.username, session, *map(str, games[user.pk])]) + "\n")
-    return {"players": players, "short games": players // 2 * SHORT_GAMES_PER_PAIR, "long matches": long_matches}
+            out.write(" ".join([user.username, _session_of(user), *map(str, games[user.pk])]) + "\n")
+    if live_players and live_players_file is not None:
+        live = User.objects.bulk_create(
+            [User(username=f"live{i:04d}", password=password_hash) for i in range(live_players)]
+        )
+        live = list(User.objects.filter(username__startswith="live").order_by("username"))
+        Profile.objects.bulk_create([Profile(user=user) for user in live])
+        with live_players_file.open("w", encoding="utf-8") as out:
+            for user in live:
+                out.write(f"{user.username} {_session_of(user)}\n")
+    return {"players": players, "short games": players // 2 * SHORT_GAMES_PER_PAIR, "long matches": long_matches,
+            "live players": live_players}
+
+
+def _live_seeded_words(live_players: int) -> str:
+    return f"; and {live_players} players for the live matches, with no game" if live_players else ""
+
+
+def _session_of(user: object) -> str:
+    """A signed-in session of ``user``'s, as a browser would hold after logging in."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+@dataclass
+class Timeout:
+    game_id: int
+    flag_at: datetime  # the instant the reserve ran out
+    late_s: float  # how long after it the worker applied the timeout
+
+
+def _timeouts_since(since: datetime) -> list[Timeout]:
+    """Every live timeout applied since ``since``, with how late it was.
+
+    The reserve ran out at T + delay + R: T is when the timed-out player's turn began (the last
+    action before the timeout that was not their own: the opponent's, or the site's opening
+    roll, when the clock passed to them) and R their reserve as that action read it. The
+    timed-out side is the one whose reserve the timeout reads as zero.
+    """
+    from backgammon.engine.board import Side
+    from backgammon.models import GameAction
+
+    found = []
+    timeouts = (GameAction.objects.filter(kind="timeout", created_at__gte=since, game__live_reserve_s__isnull=False)
+                .select_related("game").order_by("created_at"))
+    for timeout in timeouts:
+        side = Side.BLACK if timeout.clock_black_ms == 0 else Side.WHITE
+        began = (GameAction.objects.filter(game_id=timeout.game_id, number__lt=timeout.number)
+                 .exclude(side=int(side)).order_by("-number").first())
+        if began is None:
+            continue
+        reserve_ms = began.clock_black_ms if side is Side.BLACK else began.clock_white_ms
+        flag_at = began.created_at + timedelta(seconds=timeout.game.live_delay_s or 0, milliseconds=reserve_ms or 0)
+        found.append(Timeout(timeout.game_id, flag_at, (timeout.created_at - flag_at).total_seconds()))
+    return found
+
+
+def _database_now() -> datetime:
+    from django.utils import timezone
+
+    return timezone.now()
 
 
 # The machine's own speed, which on a shared virtual machine changes with the hour: the same fixed
@@ -321,21 +399,26 @@ def _ramp(users: int) -> tuple[float, int]:
 
 
 def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host: str,
-            think: str = "5-15") -> tuple[list[Row], float]:
-    """Run locust headless; the rows after the ramp-up, and the 1-minute load average at the end."""
+            think: str = "5-15", extra_env: dict[str, str] | None = None) -> tuple[list[Row], float]:
+    """Run locust headless; the rows after the ramp-up, and the 1-minute load average at the end.
+    ``user_class``: one class of the locustfile, or several separated by spaces."""
     with tempfile.TemporaryDirectory() as folder:
         prefix = Path(folder) / "run"
         spawn_rate, ramp = _ramp(users)
         app_times_file = Path(folder) / "app-times.json"
+        push_times_file = Path(folder) / "push-times.json"
         command = [
             str(Path(PYTHON).parent / "locust"), "-f", str(LOCUSTFILE), "--headless",
             "--host", host, "-u", str(users), "-r", f"{spawn_rate:.1f}",
             "-t", f"{ramp + SETTLE_SECONDS + seconds}s", "--only-summary",
-            "--csv", str(prefix), "--loglevel", "WARNING", "--stop-timeout", "5", user_class,
+            "--csv", str(prefix), "--loglevel", "WARNING", "--stop-timeout", "5", *user_class.split(),
         ]
         finished = subprocess.run(command, cwd=ROOT, env={**env, "BENCH_THINK": think,
                                                           "BENCH_SETTLE_SECONDS": str(SETTLE_SECONDS),
-                                                          "BENCH_APP_TIMES": str(app_times_file)},
+                                                          "BENCH_MEASURE_FROM_SECONDS": f"{users / spawn_rate + SETTLE_SECONDS:.1f}",
+                                                          "BENCH_APP_TIMES": str(app_times_file),
+                                                          "BENCH_PUSH_TIMES": str(push_times_file),
+                                                          **(extra_env or {})},
                                   check=False, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.PIPE, text=True)
         if not Path(f"{prefix}_stats.csv").exists():
@@ -356,7 +439,33 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
                     why="; ".join(why.get(record["Name"], [])),
                 ))
         _add_app_times(rows, app_times_file)
+        rows[-1:-1] = _push_rows(push_times_file, seconds)  # before the Aggregated row, which counts requests
         return rows, load
+
+
+def _percentile(ordered: list[float], share: float) -> float:
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+def _push_rows(push_times_file: Path, seconds: int) -> list[Row]:
+    """A row for each kind of push the locustfile timed (a roll or a move reaching the opponent's page).
+
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
+    ...     json.dump({"push of a move": [30.0, 10.0, 20.0, 250.0]}, out)
+    >>> [(r.name, r.requests, r.p50, r.p95) for r in _push_rows(Path(out.name), 2)]
+    [('push of a move', 4, 20.0, 250.0)]
+    """
+    try:
+        times: dict[str, list[float]] = json.loads(push_times_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    rows = []
+    for name, found in sorted(times.items()):
+        ordered = sorted(found)
+        if ordered:
+            rows.append(Row(name, len(ordered), 0, len(ordered) / seconds, _percentile(ordered, 0.5),
+                            _percentile(ordered, 0.95), _percentile(ordered, 0.99)))
+    return rows
 
 
 def _add_app_times(rows: list[Row], app_times_file: Path) -> None:
@@ -393,9 +502,9 @@ def _ms(text: str) -> float:
 TURN_STEPS = ("roll", "submit move")
 
 
-def _missing_steps(rows: list[Row]) -> list[str]:
+def _missing_steps(rows: list[Row], steps: tuple[str, ...] = TURN_STEPS) -> list[str]:
     seen = {r.name for r in rows if r.requests}
-    return [step for step in TURN_STEPS if step not in seen]
+    return [step for step in steps if step not in seen]
 
 
 # A log-in hashes the password (PBKDF2), slow on purpose against guessing: it must not fail,
@@ -414,13 +523,24 @@ def _judged(row: Row) -> bool:
     return row.requests >= MIN_JUDGED_REQUESTS and row.name not in SLOW_ON_PURPOSE
 
 
+def _target_ms(row: Row) -> float:
+    """A push (a move reaching the opponent's page) has its own target; every request, the page's.
+
+    >>> _target_ms(Row("push of a move (live)", 1, 0, 1, 1, 1, 1)), _target_ms(Row("roll", 1, 0, 1, 1, 1, 1))
+    (300.0, 100.0)
+    """
+    return TARGET_PUSH_P95_MS if row.name.startswith("push of") else TARGET_P95_MS
+
+
 def _held(rows: list[Row]) -> bool:
-    return all(r.failures == 0 and (r.p95 < TARGET_P95_MS or not _judged(r))
+    return all(r.failures == 0 and (r.p95 < _target_ms(r) or not _judged(r))
                for r in rows if r.requests and r.name != "Aggregated")
 
 
 def _worst_p95(rows: list[Row]) -> float:
-    return max((r.p95 for r in rows if r.name != "Aggregated" and _judged(r)), default=0.0)
+    """The worst p95 of the requests (the pushes, timed to their own target, apart)."""
+    return max((r.p95 for r in rows if r.name != "Aggregated" and _judged(r) and _target_ms(r) == TARGET_P95_MS),
+               default=0.0)
 
 
 def _table(rows: list[Row], ceiling: float | None = None) -> list[str]:
@@ -429,8 +549,10 @@ def _table(rows: list[Row], ceiling: float | None = None) -> list[str]:
     for r in rows:
         too_few = 0 < r.requests < MIN_JUDGED_REQUESTS and r.name not in SLOW_ON_PURPOSE | {"Aggregated"}
         name = f"{r.name} (too few to judge)" if too_few else r.name
+        # A push is no request of its own: the app's time is the move's, in its row.
+        in_app = ("–", "–") if r.name.startswith("push of") else (f"{r.app_p50:.1f}", f"{r.app_p95:.1f}")
         lines.append(f"| {name} | {r.requests} | {r.failures} | {r.per_second:.1f} | "
-                     f"{r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} | {r.app_p50:.1f} | {r.app_p95:.1f} |")
+                     f"{r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} | {in_app[0]} | {in_app[1]} |")
     return lines
 
 
@@ -459,6 +581,104 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         pass
 
 
+LIVE_STEPS = ("roll (live)", "submit move (live)", "push of a move (live)")
+
+
+@dataclass
+class LiveLevel:
+    players: int
+    rows: list[Row]
+    load: float
+    cores: dict[str, float]
+    timeouts: list[Timeout]
+    measured_from: datetime  # when locust reset its figures
+    matches: int  # live matches started during the level
+    playing: int  # live matches still being played at its end
+
+    def held(self) -> bool:
+        return (_held(self.rows) and not _missing_steps(self.rows, LIVE_STEPS) and bool(self.timeouts)
+                and all(t.late_s < TARGET_TIMEOUT_LATE_S for t in self.timeouts))
+
+
+def _live_level(env: dict[str, str], host: str, processes: dict[str, int | None], live_players_file: Path) -> LiveLevel:
+    """The live scenario: LIVE_MATCHES matches' players (locustfile.LivePlayer, who pair through
+    Auto-Match as they arrive) beside LIVE_BESIDE correspondence players, measured as a level is,
+    with the timeouts read from the database afterwards."""
+    from backgammon.models import Game
+
+    live_players = 2 * LIVE_MATCHES
+    players = LIVE_BESIDE + live_players
+    print(f"live: {LIVE_MATCHES} live matches (their players act 2-8 s after their turn starts) beside "
+          f"{LIVE_BESIDE} correspondence players ...", flush=True)
+    since = _database_now()
+    rate, _ramp_seconds = _ramp(players)
+    extra = {"BENCH_LIVE_COUNT": str(live_players), "BENCH_LIVE_PLAYERS": str(live_players_file)}
+    (rows, load), cores = cpu_share.measured(
+        partial(_locust, players, "Player LivePlayer", MEASURE_SECONDS, env, host, extra_env=extra), processes)
+    until = _database_now()
+    time.sleep(2)  # a reserve that ran out in the last moment is timed out by now, or late
+    timeouts = [t for t in _timeouts_since(since) if t.flag_at <= until]
+    live_games = Game.objects.filter(created_at__gte=since, live_reserve_s__isnull=False)
+    level = LiveLevel(players, rows, load, cores, timeouts,
+                      since + timedelta(seconds=players / rate + SETTLE_SECONDS),
+                      live_games.count(), live_games.filter(status=Game.Status.ACTIVE).count())
+    total = next((r for r in rows if r.name == "Aggregated"), None)
+    print(f"  {total.per_second if total else 0:.0f} req/s, worst p95 {_worst_p95(rows):.0f} ms, "
+          f"{sum(r.failures for r in rows if r.name != 'Aggregated')} errors, load average {load:.2f}", flush=True)
+    print(f"  cores used: {cpu_share.words(cores)}", flush=True)
+    for r in rows:
+        if r.name in LIVE_STEPS or r.name.startswith("push of"):
+            print(f"  {r.name}: {r.requests}, p95 {r.p95:.0f} ms", flush=True)
+    print(f"  {_timeouts_words(level)}", flush=True)
+    print(f"  {'held' if level.held() else 'not held'}", flush=True)
+    return level
+
+
+def _timeouts_words(level: LiveLevel) -> str:
+    """
+    >>> at = datetime(2026, 1, 1)
+    >>> level = LiveLevel(1, [], 0, {}, [Timeout(1, at, 0.2), Timeout(2, at + timedelta(seconds=9), 0.6)],
+    ...                   at + timedelta(seconds=5), 3, 2)
+    >>> _timeouts_words(level)
+    '2 timeouts (1 within the measurement), applied 0.20-0.60 s after the reserve ran out (p50 0.20 s)'
+    """
+    if not level.timeouts:
+        return "no timeout: no reserve ran out during the level"
+    late = sorted(t.late_s for t in level.timeouts)
+    within = sum(t.flag_at >= level.measured_from for t in level.timeouts)
+    return (f"{len(late)} timeouts ({within} within the measurement), applied {late[0]:.2f}-{late[-1]:.2f} s "
+            f"after the reserve ran out (p50 {_percentile(late, 0.5):.2f} s)")
+
+
+def _live_report(level: LiveLevel) -> list[str]:
+    rate, ramp = _ramp(level.players)
+    lines = [
+        "", (f"## Live: {LIVE_MATCHES} live matches beside {LIVE_BESIDE} correspondence players "
+             f"({level.players} players arriving {rate:.1f} a second over {ramp} s, measured for {MEASURE_SECONDS} s "
+             f"from {SETTLE_SECONDS} s after the last; load average {level.load:.2f} at the end)"), "",
+        ("The live players (rows marked *(live)*) ask Auto-Match for a live Blitz match as they arrive, wait on "
+         "its page until paired, and act 2-8 s after their turn starts; when a match ends they ask for another. "
+         f"One in {os.environ.get('BENCH_LIVE_LEAVERS_EVERY', '10')} plays one-point matches (8 s + 30 s) and walks away once, on "
+         "their turn, so that their reserve runs out under the load. The correspondence players play as in the "
+         "levels above (5-15 s between actions). A *push* row times each roll or move from the mover's request "
+         "sent to the opponent's open page reading it on its stream; its target is a p95 under "
+         f"{TARGET_PUSH_P95_MS:.0f} ms. The timeouts are read from the database: how long after the player's "
+         "reserve ran out (the turn's start, its delay and the reserve the clock read then) the worker's "
+         f"timeout was applied; each must be under {TARGET_TIMEOUT_LATE_S:.0f} s."), "",
+        (f"**{'Held' if level.held() else 'Not held'}.** Live matches started during the level: {level.matches}; "
+         f"still being played at its end: {level.playing}. Timeouts: {_timeouts_words(level)}."), "",
+    ]
+    lines += _table(level.rows)
+    lines += ["", (f"Cores used on average during the level (of {os.cpu_count()}): {cpu_share.words(level.cores)}.")]
+    failed = [f"{r.name}: {r.why}" for r in level.rows if r.why and r.name != "Aggregated"]
+    if failed:
+        lines += ["", "Errors: " + "; ".join(failed) + "."]
+    missing = _missing_steps(level.rows, LIVE_STEPS)
+    if missing:
+        lines += ["", f"**Not measured: {', '.join(missing)}** (no live player got there)."]
+    return lines
+
+
 def main() -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per player, and more
@@ -466,13 +686,16 @@ def main() -> None:
     database_url, maintenance_url, name = _bench_database_url("_web")
     database_url = _through_the_socket(database_url)
     env = _server_environment(database_url)
-    print(f"bench_web: database {name}; seeding {max(LEVELS)} players ...", flush=True)
+    most = max([*LEVELS, LIVE_BESIDE if LIVE else 0])
+    print(f"bench_web: database {name}; seeding {most} players"
+          f"{f' and {2 * LIVE_MATCHES} live ones' if LIVE else ''} ...", flush=True)
     _recreate(maintenance_url, name)
     _manage(env, "migrate", "--noinput")
     _manage(env, "createcachetable")
     _manage(env, "collectstatic", "--noinput", "--clear")
     players_file = Path(tempfile.mkstemp(prefix="bench-players-", suffix=".txt")[1])
-    seeded = _seed(env, max(LEVELS) + max(LEVELS) % 2, players_file)
+    live_players_file = Path(tempfile.mkstemp(prefix="bench-live-players-", suffix=".txt")[1])
+    seeded = _seed(env, most + most % 2, players_file, 2 * LIVE_MATCHES if LIVE else 0, live_players_file)
     _settle()
     speed_before = _machine_speed_ms()
     print(f"machine speed: the fixed loop took {speed_before:.1f} ms", flush=True)
@@ -539,6 +762,7 @@ def main() -> None:
                 break
             best = players
         print(f"held: {best} players with p95 under {TARGET_P95_MS:.0f} ms and no error", flush=True)
+        live = _live_level(env, host, processes, live_players_file) if LIVE and LIVE_MATCHES else None
         speed_after = _machine_speed_ms()
         print(f"machine speed: the fixed loop took {speed_after:.1f} ms", flush=True)
 
@@ -560,7 +784,8 @@ def main() -> None:
             "the last level; each level's cores below say how much time the host took from them "
             f"(\"{cpu_share.STOLEN}\")."),
             (f"Seeded: {seeded['players']} players in pairs, {seeded['short games']} short games, "
-            f"{seeded['long matches']} long matches of about {LONG_MATCH_ACTIONS} actions."), "",
+            f"{seeded['long matches']} long matches of about {LONG_MATCH_ACTIONS} actions"
+            f"{_live_seeded_words(seeded['live players'])}."), "",
             (f"**Largest number of players held with p95 under {TARGET_P95_MS:.0f} ms on every "
             f"endpoint and no error: {best}.** (An endpoint with fewer than {MIN_JUDGED_REQUESTS} "
             "requests in a level, such as the status page a few players open when their game ends, "
@@ -608,11 +833,14 @@ def main() -> None:
             missing = _missing_steps(rows)
             if missing:
                 report += ["", f"**Not measured at this level: {', '.join(missing)}** (no player got there)."]
+        if live is not None:
+            report += _live_report(live)
     finally:
         for process in (server, worker, analyser, redis, stream_server):
             if process is not None:
                 _stop(process)
         players_file.unlink(missing_ok=True)
+        live_players_file.unlink(missing_ok=True)
         shutil.rmtree(redis_folder, ignore_errors=True)
     RESULTS.write_text("\n".join(report) + "\n", encoding="utf-8")
     print(f"written: {RESULTS.relative_to(ROOT)}")
