@@ -34,9 +34,11 @@ from gamesite.redis_guard import guarded_connection_class, redis_breaker
 __all__ = ["GuardedRedisCache", "ThrottleCache", "forgets_waiting", "redis_caches"]
 
 
-def redis_caches(url: str, timeout: float) -> dict[str, Any]:
+def redis_caches(url: str, timeout: float, prefix: str = "") -> dict[str, Any]:
     """CACHES for the Redis at ``url``, each command waiting at most ``timeout`` seconds: the
-    shared cache and django-ratelimit's counters (settings' RATELIMIT_USE_CACHE: "throttles")."""
+    shared cache and django-ratelimit's counters (settings' RATELIMIT_USE_CACHE: "throttles"),
+    their keys under ``prefix``: sites sharing one Redis database keep apart by it (each has its
+    own user 1, whose kept row another site must never read)."""
     options = {
         "IGNORE_EXCEPTIONS": True,
         "SOCKET_CONNECT_TIMEOUT": timeout,
@@ -44,8 +46,10 @@ def redis_caches(url: str, timeout: float) -> dict[str, Any]:
         "CONNECTION_POOL_KWARGS": {"connection_class": guarded_connection_class(url)},
     }
     return {
-        "default": {"BACKEND": "gamesite.redis_cache.GuardedRedisCache", "LOCATION": url, "OPTIONS": options},
-        "throttles": {"BACKEND": "gamesite.redis_cache.ThrottleCache", "LOCATION": url, "OPTIONS": options},
+        "default": {"BACKEND": "gamesite.redis_cache.GuardedRedisCache", "LOCATION": url, "OPTIONS": options,
+                    "KEY_PREFIX": prefix},
+        "throttles": {"BACKEND": "gamesite.redis_cache.ThrottleCache", "LOCATION": url, "OPTIONS": options,
+                      "KEY_PREFIX": prefix},
     }
 
 # Keys (as made, prefix and version in) whose delete failed, by Redis location: shared by the

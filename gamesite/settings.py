@@ -218,9 +218,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_str("REDIS_URL", "")
 REDIS_TIMEOUT_SECONDS = env_seconds("REDIS_TIMEOUT_SECONDS", 0.5)
 REDIS_PAUSE_SECONDS = env_seconds("REDIS_PAUSE_SECONDS", 3.0)
+# The site's prefix in Redis, of its live updates (below) and its cache keys alike: sites (or
+# parallel test runs) sharing one Redis keep apart by it.
+CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "gammon")
 if REDIS_URL:
     # "default", and "throttles" for django-ratelimit's counters (RATELIMIT_USE_CACHE below).
-    CACHES = redis_caches(REDIS_URL, REDIS_TIMEOUT_SECONDS)
+    CACHES = redis_caches(REDIS_URL, REDIS_TIMEOUT_SECONDS, CHANNEL_PREFIX)
 elif env_bool("CACHE_IN_PROCESS", False):
     # One process only (the test suite, which clears it before each test): nothing is shared.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -248,8 +251,7 @@ SESSION_CACHE_SECONDS = env_int("SESSION_CACHE_SECONDS", 300)
 # REDIS_URL (``make run``) the app server's own layer is in memory, and the task worker's events
 # come to it through the database (gamesite/live_bridge: LIVE_VIA_DATABASE, on without Redis).
 # With it off, pages also poll now and then for what the worker did (backgammon/live.py).
-# CHANNEL_PREFIX keeps sites (or parallel test runs) sharing one Redis apart.
-CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "gammon")
+# CHANNEL_PREFIX (above) keeps sites (or parallel test runs) sharing one Redis apart.
 LIVE_VIA_DATABASE = env_bool("LIVE_VIA_DATABASE", not REDIS_URL)
 if REDIS_URL:
     CHANNEL_LAYERS = redis_channel_layers(REDIS_URL, CHANNEL_PREFIX, REDIS_TIMEOUT_SECONDS)  # publish/subscribe (gamesite/live_layers.py)

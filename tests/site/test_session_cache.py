@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -51,3 +52,34 @@ def test_a_log_out_removes_the_session_from_both(memory_cache: Any) -> None:
     store.flush()
     assert not Session.objects.filter(session_key=key).exists()
     assert "player" not in SessionStore(key).load()
+
+
+def test_two_sites_sharing_one_redis_database_never_read_each_others_keys() -> None:
+    """Each site's user 1 is kept under the same key ("accounts:user:1"): the site's prefix
+    (CHANNEL_PREFIX, settings) keeps them apart, as it keeps their live updates apart."""
+    from django.core.cache import CacheHandler
+
+    from gamesite.redis_cache import redis_caches
+    from tests.e2e.asgi_server import TEST_REDIS_URL
+
+    run = uuid.uuid4().hex[:8]
+    site_a = CacheHandler(redis_caches(TEST_REDIS_URL, 0.5, f"site-a-{run}"))["default"]
+    site_b = CacheHandler(redis_caches(TEST_REDIS_URL, 0.5, f"site-b-{run}"))["default"]
+    try:
+        site_a.set("accounts:user:1", "site A's alice", 30)
+        assert site_a.get("accounts:user:1") == "site A's alice"
+        assert site_b.get("accounts:user:1") is None
+        site_b.set("accounts:user:1", "site B's bob", 30)
+        assert site_a.get("accounts:user:1") == "site A's alice"
+    finally:
+        site_a.delete("accounts:user:1")
+        site_b.delete("accounts:user:1")
+        site_a.close()
+        site_b.close()
+
+
+def test_the_sites_cache_keys_carry_its_prefix() -> None:
+    from gamesite.redis_cache import redis_caches
+
+    made = redis_caches("redis://127.0.0.1:6379/0", 0.5, "gammon")
+    assert {alias: config["KEY_PREFIX"] for alias, config in made.items()} == {"default": "gammon", "throttles": "gammon"}
