@@ -65,8 +65,9 @@ def make_run_site(tmp_path: Path) -> Iterator[tuple[str, dict[str, Any], dict[st
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         port = listener.getsockname()[1]
+        # (A stream still open at the end is cut after a second rather than waited for.)
         start("-m", "uvicorn", "gamesite.asgi:application", "--fd", str(listener.fileno()),
-              "--log-level", "warning", pass_fds=(listener.fileno(),))
+              "--log-level", "warning", "--timeout-graceful-shutdown", "1", pass_fds=(listener.fileno(),))
         listener.close()
         url = f"http://127.0.0.1:{port}"
         give_up = time.monotonic() + 60

@@ -65,8 +65,11 @@ def two_servers() -> Iterator[tuple[AppServer, AppServer]]:
     servers = []
     for _ in range(2):
         port = free_port()
+        # A stream still open when the test ends is cut after a second, rather than waited for
+        # (uvicorn's default) until the fixture gives up and kills the server: 20 s a run.
         command = [sys.executable, "-m", "uvicorn", "gamesite.asgi:application", "--host", "127.0.0.1",
-                   "--port", str(port), "--lifespan", "off", "--log-level", "warning"]
+                   "--port", str(port), "--lifespan", "off", "--log-level", "warning",
+                   "--timeout-graceful-shutdown", "1"]
         servers.append(AppServer(subprocess.Popen(command, cwd=ROOT, env=env), f"http://127.0.0.1:{port}"))
     try:
         for server in servers:
