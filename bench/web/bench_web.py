@@ -70,7 +70,6 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "bench" / "results" / "web.md"
 LOCUSTFILE = ROOT / "bench" / "web" / "locustfile.py"
 PYTHON = sys.executable
 
@@ -82,9 +81,11 @@ import cpu_share  # where the cores went during a level
 import wire  # each request's server time, one at a time
 
 LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "200,300,400,500,600,700,800,900,1000").split(",") if n.strip()]
+# A run of the live scenario alone (BENCH_LEVELS empty) is written beside the full run's report.
+RESULTS = ROOT / "bench" / "results" / ("web.md" if LEVELS else "web-live.md")
 # The live scenario (issue 31), after the levels: BENCH_LIVE_MATCHES live matches (their players
 # act 2-8 s after their turn starts) beside BENCH_LIVE_BESIDE correspondence players; BENCH_LIVE=0
-# leaves it out. BENCH_LEVELS= (empty) runs it alone.
+# leaves it out. BENCH_LEVELS= (empty) runs it alone, into bench/results/web-live.md.
 LIVE = os.environ.get("BENCH_LIVE", "1") == "1"
 LIVE_MATCHES = int(os.environ.get("BENCH_LIVE_MATCHES", "200"))
 LIVE_BESIDE = int(os.environ.get("BENCH_LIVE_BESIDE", "600"))
@@ -789,7 +790,8 @@ def main() -> None:
             (f"**Largest number of players held with p95 under {TARGET_P95_MS:.0f} ms on every "
             f"endpoint and no error: {best}.** (An endpoint with fewer than {MIN_JUDGED_REQUESTS} "
             "requests in a level, such as the status page a few players open when their game ends, "
-            "must have no error, but its p95 is only its slowest request and is not judged.)"), "",
+            "must have no error, but its p95 is only its slowest request and is not judged.)"
+            if LEVELS else "The live scenario alone (no correspondence levels: BENCH_LEVELS was empty)."), "",
             "## Ceiling", "",
             (f"The trivial view (a 404 through the whole middleware stack): {ceiling:.0f} "
             f"requests/s with 50 users asking without pause, p50 {trivial_p50:.0f} ms "
