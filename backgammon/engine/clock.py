@@ -130,11 +130,17 @@ class TimeControl:
 
 
 def _duration_words(seconds: int) -> str:
-    for unit, name in ((86400, "day"), (3600, "h"), (60, "min")):
-        if seconds >= unit and seconds % unit == 0:
-            count = seconds // unit
-            return f"{count} {name}{'s' if name == 'day' and count != 1 else ''}"
-    return f"{seconds} s"
+    """A duration as a player reads a clock: the largest units first, none of them empty.
+
+    >>> [_duration_words(s) for s in (45, 60, 150, 420, 5400, 86400, 3 * 86400, 129600, 0)]
+    ['45 s', '1 min', '2 min 30 s', '7 min', '1 h 30 min', '1 day', '3 days', '1 day 12 h', '0 s']
+    """
+    parts = []
+    for unit, name in ((86400, "day"), (3600, "h"), (60, "min"), (1, "s")):
+        count, seconds = divmod(seconds, unit)
+        if count:
+            parts.append(f"{count} {name}{'s' if name == 'day' and count != 1 else ''}")
+    return " ".join(parts) or "0 s"
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,7 +99,7 @@ def test_a_live_offer_joined_from_the_live_tab_opens_the_match_on_both_pages(
     expect(alice.locator("body")).to_have_attribute("data-live", "push", timeout=10_000)
 
     bob.goto("/games/waiting-room/live/")
-    expect(bob.locator("#open-challenges-live")).to_contain_text("8 s + 150 s")
+    expect(bob.locator("#open-challenges-live")).to_contain_text("8 s + 2 min 30 s")
     screenshot(bob, "live-tab-an-offer")
     bob.get_by_role("button", name="Join").click()
     game = Game.objects.get()
