@@ -486,8 +486,7 @@ def _add_app_times(rows: list[Row], app_times_file: Path) -> None:
     for row in rows:
         found = sorted(everything if row.name == "Aggregated" else times.get(row.name, []))
         if found:
-            row.app_p50 = found[(len(found) - 1) // 2]
-            row.app_p95 = found[min(len(found) - 1, math.ceil(0.95 * len(found)) - 1)]
+            row.app_p50, row.app_p95 = _percentile(found, 0.5), _percentile(found, 0.95)
 
 
 def _ms(text: str) -> float:
