@@ -62,12 +62,14 @@ chromium:
 		echo "or run 'make test' as root, which installs it." >&2; exit 1; \
 	fi
 
-# The whole suite against PostgreSQL at DATABASE_URL (pytest-django creates test_<name>).
+# The whole suite against PostgreSQL at DATABASE_URL, in TEST_WORKERS processes (pytest-xdist;
+# each has its own test database, test_<name>_gw0 and so on; TEST_WORKERS=0 runs it in one).
 # pytest's own exit codes are kept, so "no tests collected" (5) fails the build too.
+TEST_WORKERS ?= 2
 test: $(STAMPS)/venv $(STAMPS)/npm chromium
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/mypy
-	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider --doctest-modules \
+	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal --doctest-modules \
 		--doctest-glob=README.md tests backgammon/engine backgammon/board_svg.py backgammon/game_page.py \
 		gamesite/env.py README.md
 

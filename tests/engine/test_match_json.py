@@ -101,7 +101,15 @@ def _set(data: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
     return changed
 
 
-_DELETE = object()
+class _Deleted:
+    """The value that removes a key; its name is the same in every process (pytest-xdist's
+    workers must collect the same test ids)."""
+
+    def __repr__(self) -> str:
+        return "<deleted>"
+
+
+_DELETE = _Deleted()
 
 BAD = [
     ("version", 2, "version 2 is not 1"),
