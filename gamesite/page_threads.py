@@ -23,12 +23,13 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from a2wsgi.wsgi import Body, WSGIMiddleware, WSGIResponder, build_environ
 
-__all__ = ["FINISH_ON_LOOP", "PREREAD_BYTES", "Finisher", "PageThreads"]
+__all__ = ["ARRIVED", "FINISH_ON_LOOP", "PREREAD_BYTES", "Finisher", "PageThreads"]
 
 PREREAD_BYTES = 1 << 20
 """Request bodies up to this size are read before the page thread starts (forms, API calls);
@@ -37,6 +38,11 @@ larger ones (an upload) are read as Django asks for them."""
 Finisher = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 """``finish(start, receive, send)``: sends the whole answer itself, ``start`` being the status and
 headers Django gave (the ASGI ``http.response.start`` message, not yet sent)."""
+
+ARRIVED = "gamesite.arrived"
+"""The environ key (``request.META``) of the moment the request reached the application
+(``time.perf_counter()``), before it waited for a page thread: gamesite/request_log.py tells the
+wait apart from Django's own time."""
 
 FINISH_ON_LOOP = "gamesite.finish_on_loop"
 """The environ key (``request.META`` in a view) of a callable taking a ``Finisher``: once Django is
@@ -62,11 +68,13 @@ class _Responder(WSGIResponder):
         self._finishers: list[Finisher] = []
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        arrived = time.perf_counter()
         body = Body(self.loop, receive)
         if _length(scope) <= PREREAD_BYTES:
             await _read_whole(body, receive)
         environ = build_environ(scope, body)
         environ[FINISH_ON_LOOP] = self._finishers.append
+        environ[ARRIVED] = arrived
         sender = self.loop.create_task(self.sender(send))
         try:
             await self.loop.run_in_executor(self.executor, _in_the_threads_context, self.wsgi, environ,

@@ -391,6 +391,7 @@ class Row:
     why: str = ""  # what the failed requests answered, as locust reports it
     app_p50: float = 0.0  # the same requests' own time in the app (their Server-Timing header)
     app_p95: float = 0.0
+    queue_p95: float = 0.0  # and their wait for a page thread before it
 
 
 def _ramp(users: int) -> tuple[float, int]:
@@ -438,6 +439,7 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
         prefix = Path(folder) / "run"
         spawn_rate, ramp = _ramp(users)
         app_times_file = Path(folder) / "app-times.json"
+        queue_times_file = Path(folder) / "queue-times.json"
         push_times_file = Path(folder) / "push-times.json"
         command = [
             str(Path(PYTHON).parent / "locust"), "-f", str(LOCUSTFILE), "--headless",
@@ -449,6 +451,7 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
                                                           "BENCH_SETTLE_SECONDS": str(SETTLE_SECONDS),
                                                           "BENCH_MEASURE_FROM_SECONDS": f"{users / spawn_rate + SETTLE_SECONDS:.1f}",
                                                           "BENCH_APP_TIMES": str(app_times_file),
+                                                          "BENCH_QUEUE_TIMES": str(queue_times_file),
                                                           "BENCH_PUSH_TIMES": str(push_times_file),
                                                           **(extra_env or {})},
                                   check=False, stdout=subprocess.DEVNULL,
@@ -471,6 +474,7 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
                     why="; ".join(why.get(record["Name"], [])),
                 ))
         _add_app_times(rows, app_times_file)
+        _add_queue_times(rows, queue_times_file)
         rows[-1:-1] = _push_rows(push_times_file, seconds)  # before the Aggregated row, which counts requests
         return rows, load
 
@@ -518,6 +522,26 @@ def _add_app_times(rows: list[Row], app_times_file: Path) -> None:
         found = sorted(everything if row.name == "Aggregated" else times.get(row.name, []))
         if found:
             row.app_p50, row.app_p95 = _percentile(found, 0.5), _percentile(found, 0.95)
+
+
+def _add_queue_times(rows: list[Row], queue_times_file: Path) -> None:
+    """Each endpoint's p95 wait for a page thread, from what the locustfile collected.
+
+    >>> rows = [Row("roll", 3, 0, 1.0, 9, 20, 30), Row("Aggregated", 3, 0, 1.0, 9, 20, 30)]
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as out:
+    ...     json.dump({"roll": [0.5, 40.0, 1.0]}, out)
+    >>> _add_queue_times(rows, Path(out.name)); [r.queue_p95 for r in rows]
+    [40.0, 40.0]
+    """
+    try:
+        times: dict[str, list[float]] = json.loads(queue_times_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    everything = [ms for one in times.values() for ms in one]
+    for row in rows:
+        found = sorted(everything if row.name == "Aggregated" else times.get(row.name, []))
+        if found:
+            row.queue_p95 = _percentile(found, 0.95)
 
 
 def _ms(text: str) -> float:
@@ -575,15 +599,17 @@ def _worst_p95(rows: list[Row]) -> float:
 
 
 def _table(rows: list[Row], ceiling: float | None = None) -> list[str]:
-    lines = ["| endpoint | requests | errors | req/s | p50 ms | p95 ms | p99 ms | in the app p50 ms | p95 ms |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [("| endpoint | requests | errors | req/s | p50 ms | p95 ms | p99 ms | in the app p50 ms | p95 ms "
+              "| waiting for a page thread p95 ms |"),
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         too_few = 0 < r.requests < MIN_JUDGED_REQUESTS and r.name not in SLOW_ON_PURPOSE | {"Aggregated"}
         name = f"{r.name} (too few to judge)" if too_few else r.name
         # A push is no request of its own: the app's time is the move's, in its row.
-        in_app = ("–", "–") if r.name.startswith("push of") else (f"{r.app_p50:.1f}", f"{r.app_p95:.1f}")
+        push = r.name.startswith("push of")
+        in_app = ("–", "–", "–") if push else (f"{r.app_p50:.1f}", f"{r.app_p95:.1f}", f"{r.queue_p95:.1f}")
         lines.append(f"| {name} | {r.requests} | {r.failures} | {r.per_second:.1f} | "
-                     f"{r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} | {in_app[0]} | {in_app[1]} |")
+                     f"{r.p50:.0f} | {r.p95:.0f} | {r.p99:.0f} | {in_app[0]} | {in_app[1]} | {in_app[2]} |")
     return lines
 
 
@@ -849,8 +875,10 @@ def main() -> None:
             ratio = r.p50 / trivial_p50 if trivial_p50 else float("nan")
             report.append(f"| {r.name} | {r.p50:.0f} | {r.p95:.0f} | {ratio:.1f} |")
         report += ["", ("In each level's table, *in the app* is the answers' own time in Django (their "
-                        "Server-Timing header); the rest of their time on the wire was spent outside it: "
-                        "waiting for a page thread, for the event loop, for a core, and in locust.")]
+                        "Server-Timing header), and *waiting for a page thread* their time between "
+                        "reaching the application and a page thread taking them up (the same header's "
+                        "queue figure); the rest of their time on the wire was spent outside both: "
+                        "on the event loop, waiting for a core, and in locust.")]
         for players, rows, load, cores in levels:
             rate, ramp = _ramp(players)
             report += ["", (f"## {players} players (5-15 s between actions; arriving {rate:.1f} a second "

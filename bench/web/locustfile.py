@@ -23,7 +23,8 @@ move"), from the request sent to the event read: BENCH_PUSH_TIMES names where to
 
 Environment: BENCH_PLAYERS (file of "username sessionid game_id ..." lines), BENCH_THINK
 ("5-15" seconds), BENCH_POLL_SECONDS (2), BENCH_APP_TIMES (where to write each endpoint's times
-in the app, as their answers' Server-Timing told), BENCH_STREAM_HOST (where the pages' /live/
+in the app, as their answers' Server-Timing told), BENCH_QUEUE_TIMES (the same for their waits
+for a page thread before it), BENCH_STREAM_HOST (where the pages' /live/
 streams connect, when stream servers of their own serve them: bench_web.py, BENCH_STREAM_SERVERS).
 """
 
@@ -99,6 +100,7 @@ def _reset_figures() -> None:
     _runner.stats.reset_all()
     _app_times.clear()
     _push_times.clear()
+    _queue_times.clear()
 
 
 # Each answer's own time in the app by endpoint (its Server-Timing header, gamesite/request_log.py):
@@ -106,8 +108,12 @@ def _reset_figures() -> None:
 # time was Django's and how much was waiting outside it (for a page thread, the event loop, a
 # core). Collected from the reset on, written to BENCH_APP_TIMES when locust quits.
 APP_TIMES_FILE = os.environ.get("BENCH_APP_TIMES", "")
-_APP_DURATION = re.compile(r"app;dur=([0-9.]+)")
+_APP_DURATION = re.compile(r"\bapp;dur=([0-9.]+)")
 _app_times: dict[str, list[float]] = {}
+# And before it, each answer's wait for a page thread (``queue;dur``), into BENCH_QUEUE_TIMES.
+QUEUE_TIMES_FILE = os.environ.get("BENCH_QUEUE_TIMES", "")
+_QUEUE_DURATION = re.compile(r"\bqueue;dur=([0-9.]+)")
+_queue_times: dict[str, list[float]] = {}
 # Each push's time, from the mover's request sent to the opponent's page reading the event, by
 # kind ("push of a move (live)"): written to BENCH_PUSH_TIMES when locust quits, kept apart from
 # locust's rows so that its totals count requests only.
@@ -119,9 +125,13 @@ _push_times: dict[str, list[float]] = {}
 def _app_time(name: str, response: Any = None, **_: Any) -> None:
     if not APP_TIMES_FILE or response is None:
         return
-    found = _APP_DURATION.search(response.headers.get("Server-Timing") or "")
+    timing = response.headers.get("Server-Timing") or ""
+    found = _APP_DURATION.search(timing)
     if found:
         _app_times.setdefault(name, []).append(float(found.group(1)))
+    queued = _QUEUE_DURATION.search(timing)
+    if queued:
+        _queue_times.setdefault(name, []).append(float(queued.group(1)))
 
 
 @events.quitting.add_listener
@@ -132,6 +142,9 @@ def _write_app_times(**_: Any) -> None:
     if PUSH_TIMES_FILE:
         with open(PUSH_TIMES_FILE, "w", encoding="utf-8") as out:
             json.dump(_push_times, out)
+    if QUEUE_TIMES_FILE:
+        with open(QUEUE_TIMES_FILE, "w", encoding="utf-8") as out:
+            json.dump(_queue_times, out)
 
 # The page's links and forms go through htmx, which says so in this header.
 HTMX = {"HX-Request": "true"}

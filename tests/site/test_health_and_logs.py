@@ -138,6 +138,22 @@ def test_the_request_log_names_the_user_and_returns_the_request_id(
     assert (record.user_id, record.status, record.path) == (alice.pk, 200, "/games/")  # type: ignore[attr-defined]
     # The same duration in the Server-Timing header, for a browser's developer tools and bench-web.
     assert response["Server-Timing"] == f"app;dur={record.duration_ms}"  # type: ignore[attr-defined]
+    assert not hasattr(record, "queued_ms")  # not served by the page threads: no wait to tell
+
+
+def test_the_wait_for_a_page_thread_is_logged_and_timed_apart(
+    alice_client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    import time
+
+    from gamesite.page_threads import ARRIVED
+
+    with caplog.at_level("INFO", logger="gamesite.requests"):
+        response = alice_client.get("/games/", **{ARRIVED: time.perf_counter() - 0.25})
+    (record,) = [r for r in caplog.records if r.name == "gamesite.requests"]
+    queued_ms = record.queued_ms  # type: ignore[attr-defined]
+    assert 250 <= queued_ms < 10_000
+    assert response["Server-Timing"] == f"queue;dur={queued_ms}, app;dur={record.duration_ms}"  # type: ignore[attr-defined]
 
 
 def test_an_unknown_log_format_stops_the_start() -> None:

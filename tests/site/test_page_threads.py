@@ -188,3 +188,21 @@ def test_a_page_threads_requests_share_its_cache_backend() -> None:
 
     in_own_thread(lambda: asyncio.run(two_requests()))
     assert len(backends) == 2 and backends[0] == backends[1]
+
+
+def test_the_app_is_told_when_its_request_arrived_before_it_waited_for_a_thread() -> None:
+    import time
+
+    from gamesite.page_threads import ARRIVED
+
+    seen: list[float] = []
+
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        seen.extend([environ[ARRIVED], time.perf_counter()])
+        start_response("200 OK", [])
+        return [b""]
+
+    before = time.perf_counter()
+    _serve(app, _scope(), [], [])
+    arrived, started = seen
+    assert before <= arrived <= started
