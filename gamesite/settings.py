@@ -299,6 +299,11 @@ TASK_PRUNE_EVERY_SECONDS = env_int("TASK_PRUNE_EVERY_SECONDS", 300)
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
 if DEADLINE_SWEEP_SECONDS < 1:
     raise ImproperlyConfigured("DEADLINE_SWEEP_SECONDS must be at least 1.")
+# How often each worker sweeps the live games for a reserve that ran out (seconds; its end is
+# applied within one second of it, so at most 0.5).
+LIVE_SWEEP_SECONDS = env_seconds("LIVE_SWEEP_SECONDS", 0.25)
+if LIVE_SWEEP_SECONDS > 0.5:
+    raise ImproperlyConfigured("LIVE_SWEEP_SECONDS must be at most 0.5: a reserve's end is applied within a second.")
 # A move deadline this close gets a task of its own, run to the second; later ones are the
 # sweep's (backgammon/tasks.py schedule_deadline).
 DEADLINE_TASK_HORIZON_SECONDS = env_int("DEADLINE_TASK_HORIZON_SECONDS", 2 * 3600)

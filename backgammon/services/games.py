@@ -161,8 +161,9 @@ class _Log:
         game = self.game
         remember_appended(game, self.rows)
         actions_logged.send(sender=Game, game=game, actions=self.rows)
-        if game.deadline is not None:
-            transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline, game.is_live))
+        # A live game's reserve is the worker's live sweep's (backgammon/tasks.py says why).
+        if game.deadline is not None and not game.is_live:
+            transaction.on_commit(partial(_schedule, game.pk, game.action_count, game.deadline))
         # Whether the player to act now did not choose these actions: after a roll the roller
         # still moves, and nobody needs telling that it is their turn.
         chooser = self.rows[0].side if self.rows else None
@@ -195,10 +196,10 @@ def _auto_play_choices(user_id: int) -> tuple[str, str]:
     return row or (AutoPlay.LIVE.value, AutoPlay.LIVE.value)
 
 
-def _schedule(game_id: int, action_number: int, deadline: datetime, live: bool = False) -> None:
+def _schedule(game_id: int, action_number: int, deadline: datetime) -> None:
     from backgammon.tasks import schedule_deadline
 
-    schedule_deadline(game_id=game_id, action_number=action_number, deadline=deadline, live=live)
+    schedule_deadline(game_id=game_id, action_number=action_number, deadline=deadline)
 
 
 def _charged_clock(game: Game, state: MatchState, now: datetime) -> MatchClock | None:

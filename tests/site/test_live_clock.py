@@ -22,6 +22,7 @@ from backgammon.services import (
 )
 from backgammon.services.challenges import challenge_expire
 from backgammon.services.more_time import game_give_time
+from backgammon.tasks import sweep_deadlines
 
 pytestmark = pytest.mark.django_db
 
@@ -130,15 +131,25 @@ def test_a_move_after_the_reserve_ran_out_is_refused_and_the_timeout_applied(gam
     assert GameAction.objects.filter(game=game, kind="timeout").count() == 1
 
 
-def test_the_reserves_end_gets_its_task_however_far_off(
+def test_a_live_game_leaves_its_reserves_end_to_the_live_sweep(
     alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
-    scripted_dice(monkeypatch).then((3, 1))
+    scripted_dice(monkeypatch).then((3, 1), (5, 2), (6, 4))
     with at(0), django_capture_on_commit_callbacks(execute=True):
-        # 3 hours: past the horizon under which a correspondence deadline gets a task of its own
-        game = start_game(alice, bob, "BP", match_length=25, time_control=TimeControl.live(12, 3 * 3600))
-    task = DBTaskResult.objects.get(task_path="backgammon.tasks.enforce_deadline")
-    assert task.run_after == game.deadline == T0 + timedelta(seconds=12 + 3 * 3600)
+        live = start_game(alice, bob, "BP", match_length=1, time_control=TimeControl.live(12, 30))
+        # A correspondence game an hour a move beside it: its deadline is near, so a task of its own.
+        slow = start_game(alice, bob, "BP", time_control=TimeControl.correspondence(3600))
+    tasks = DBTaskResult.objects.filter(task_path="backgammon.tasks.enforce_deadline")
+    assert [task.args_kwargs["args"][0] for task in tasks] == [slow.pk]
+    with at(41.999):  # 12 s of delay and 30 of reserve: not yet
+        assert sweep_deadlines(live=True) == 0
+    with at(42.001):
+        assert sweep_deadlines(live=True) == 1
+        live.refresh_from_db()
+        assert live.status == Game.Status.FINISHED and "ran out of time" in live.result
+    with at(3600.001):  # the live sweep leaves the correspondence game to its task and the sweep
+        assert sweep_deadlines(live=True) == 0
+        assert sweep_deadlines() == 1
 
 
 def test_a_correspondence_game_keeps_no_clock(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:

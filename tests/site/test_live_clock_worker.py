@@ -21,7 +21,7 @@ from tests.site.worker_process import WorkerStarter, wait_for
 def test_the_worker_ends_the_match_within_a_second_of_the_reserves_end(
     alice: Any, bob: Any, start_worker: WorkerStarter
 ) -> None:
-    # The sweep an hour apart: only the reserve's own task can be in time.
+    # The deadline sweep an hour apart: only the live sweep can be in time.
     start_worker(DEADLINE_SWEEP_SECONDS="3600")
     time.sleep(2)  # the worker's start-up (gnubg loaded) is not what is measured
     # The match began 30 s ago, with the shortest delay (2 s) and reserve (30 s): its opener's

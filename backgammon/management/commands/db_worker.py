@@ -12,7 +12,10 @@ timeout is re-checked under the game's row lock, so any number of workers may ru
 a timeout is applied exactly once, whichever process gets there first. (A self-rescheduling
 sweep task would itself be lost with a killed worker; a thread in every worker cannot be.)
 
-A second thread sends ``backgammon.signals.worker_tick`` every ``WORKER_TICK_SECONDS`` (default
+A second thread sweeps the live games alone every ``LIVE_SWEEP_SECONDS`` (default 0.25): a
+reserve's end is applied within a second of it, with no task per roll and move (tasks.py says why).
+
+A third thread sends ``backgammon.signals.worker_tick`` every ``WORKER_TICK_SECONDS`` (default
 5): the bots app nudges any game or challenge left waiting for a computer opponent, and old
 finished task rows are pruned (backgammon.task_pruning).
 """
@@ -39,15 +42,15 @@ logger = logging.getLogger(__name__)
 WORKER_POLL_SECONDS = 0.25
 
 
-def _sweep_forever(interval: float) -> None:
+def _sweep_forever(interval: float, *, live: bool = False) -> None:
     while True:
         try:
-            applied = sweep_deadlines()
+            applied = sweep_deadlines(live=live)
             if applied:
-                logger.info("Deadline sweep: %d game(s) timed out", applied)
+                logger.info("%s sweep: %d game(s) timed out", "Live" if live else "Deadline", applied)
         except Exception:
             # A database hiccup must not end the sweeping: the next round tries again.
-            logger.exception("Deadline sweep failed")
+            logger.exception("%s sweep failed", "Live" if live else "Deadline")
         finally:
             close_old_connections()
             connection.close()
@@ -90,6 +93,10 @@ class Command(db_worker.Command):
             interval = float(settings.DEADLINE_SWEEP_SECONDS)
             threading.Thread(
                 target=_sweep_forever, args=(interval,), name="deadline-sweep", daemon=True
+            ).start()
+            threading.Thread(
+                target=_sweep_forever, args=(float(settings.LIVE_SWEEP_SECONDS),), kwargs={"live": True},
+                name="live-sweep", daemon=True,
             ).start()
             tick = float(getattr(settings, "WORKER_TICK_SECONDS", 5))
             threading.Thread(
