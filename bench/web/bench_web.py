@@ -406,6 +406,17 @@ def _ramp(users: int) -> tuple[float, int]:
     return rate, max(RAMP_SECONDS, math.ceil(users / rate) + 5)
 
 
+def _measured_from(users: int) -> float:
+    """Seconds from locust's start to the measurement's (its figures reset once the last player
+    has arrived and SETTLE_SECONDS have passed): the cores are counted from then on too.
+
+    >>> _measured_from(1000)
+    110.0
+    """
+    rate, _ = _ramp(users)
+    return users / rate + SETTLE_SECONDS
+
+
 def _driver_may_go_first() -> bool:
     """Whether locust can be started at LOCUST_NICE: lowering a niceness (a higher priority)
     takes root or an RLIMIT_NICE of at least 20 - LOCUST_NICE (Linux's setpriority(2))."""
@@ -449,7 +460,7 @@ def _locust(users: int, user_class: str, seconds: int, env: dict[str, str], host
         ]
         finished = subprocess.run(command, cwd=ROOT, env={**env, "BENCH_THINK": think,
                                                           "BENCH_SETTLE_SECONDS": str(SETTLE_SECONDS),
-                                                          "BENCH_MEASURE_FROM_SECONDS": f"{users / spawn_rate + SETTLE_SECONDS:.1f}",
+                                                          "BENCH_MEASURE_FROM_SECONDS": f"{_measured_from(users):.1f}",
                                                           "BENCH_APP_TIMES": str(app_times_file),
                                                           "BENCH_QUEUE_TIMES": str(queue_times_file),
                                                           "BENCH_PUSH_TIMES": str(push_times_file),
@@ -671,7 +682,8 @@ def _live_level(env: dict[str, str], host: str, processes: dict[str, int | None]
     rate, _ramp_seconds = _ramp(players)
     extra = {"BENCH_LIVE_COUNT": str(live_players), "BENCH_LIVE_PLAYERS": str(live_players_file)}
     (rows, load), cores = cpu_share.measured(
-        partial(_locust, players, "Player LivePlayer", MEASURE_SECONDS, env, host, extra_env=extra), processes)
+        partial(_locust, players, "Player LivePlayer", MEASURE_SECONDS, env, host, extra_env=extra), processes,
+        from_seconds=_measured_from(players))
     until = _database_now()
     time.sleep(2)  # a reserve that ran out in the last moment is timed out by now, or late
     timeouts = [t for t in _timeouts_since(since) if t.flag_at <= until]
@@ -726,7 +738,7 @@ def _live_report(level: LiveLevel) -> list[str]:
          f"still being played at its end: {level.playing}. Timeouts: {_timeouts_words(level)}."), "",
     ]
     lines += _table(level.rows)
-    lines += ["", (f"Cores used on average during the level (of {os.cpu_count()}): {cpu_share.words(level.cores)}.")]
+    lines += ["", (f"Cores used on average while it was measured (of {os.cpu_count()}): {cpu_share.words(level.cores)}.")]
     failed = [f"{r.name}: {r.why}" for r in level.rows if r.why and r.name != "Aggregated"]
     if failed:
         lines += ["", "Errors: " + "; ".join(failed) + "."]
@@ -801,7 +813,8 @@ def main() -> None:
         for players in LEVELS:
             print(f"{players} players, 5-15 s between actions ...", flush=True)
             (rows, load), cores = cpu_share.measured(
-                partial(_locust, players, "Player", MEASURE_SECONDS, env, host), processes)
+                partial(_locust, players, "Player", MEASURE_SECONDS, env, host), processes,
+                from_seconds=_measured_from(players))
             levels.append((players, rows, load, cores))
             total = next((r for r in rows if r.name == "Aggregated"), None)
             worst = _worst_p95(rows)
@@ -885,7 +898,7 @@ def main() -> None:
                        f"over {ramp} s, measured for {MEASURE_SECONDS} s from {SETTLE_SECONDS} s after the last; load average "
                        f"{load:.2f} at the end)"), ""]
             report += _table(rows, ceiling)
-            report += ["", (f"Cores used on average during the level (of {os.cpu_count()}): "
+            report += ["", (f"Cores used on average while it was measured (of {os.cpu_count()}): "
                        f"{cpu_share.words(cores)}.")]
             failed = [f"{r.name}: {r.why}" for r in rows if r.why and r.name != "Aggregated"]
             if failed:

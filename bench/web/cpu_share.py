@@ -1,9 +1,11 @@
 """Where the machine's cores went during a load level: the app servers, PostgreSQL, Redis, the
 task worker, and locust itself (the load driver shares the cores with what it measures).
 
-CPU seconds per process group, read with psutil (a dependency of locust) before and after the
-level; locust, run to its end with subprocess.run, is counted through the children's resource
-usage. Beside them, the time the host's hypervisor gave the machine's cores to others ("stolen
+CPU seconds per process group, read with psutil (a dependency of locust) when the measurement
+begins (after the players' arrival, which costs more than their play: every page opened, every
+stream connected) and when the level ends; locust, run to its end with subprocess.run, is
+counted through the children's resource usage, less what its process tree had used by the
+measurement's start. Beside them, the time the host's hypervisor gave the machine's cores to others ("stolen
 by the host", Linux's steal time): on a shared virtual machine the same code holds fewer players
 in some hours than in others, and this says how much of that is the host.
 """
@@ -11,6 +13,7 @@ in some hours than in others, and this says how much of that is the host.
 from __future__ import annotations
 
 import resource
+import threading
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
@@ -62,21 +65,50 @@ def _children_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def measured(run: Callable[[], T], groups: dict[str, int | None]) -> tuple[T, dict[str, float]]:
-    """``run()``'s result, and the cores each group used on average while it ran (seconds of
-    CPU per second): ``groups`` names the process trees (app server, worker, Redis) by their
-    root pid; PostgreSQL (every postgres process) and the load driver (``run``'s own waited-for
-    children) are added."""
+def _driver_seconds() -> float:
+    """The CPU time of the load driver while it runs: this process's children that run locust
+    (the servers, also its children, are counted in their own groups)."""
+    total = 0.0
+    for child in psutil.Process().children():
+        try:
+            if any("locust" in part for part in child.cmdline()):
+                total += sum(_seconds(process) for process in [child, *child.children(recursive=True)])
+        except psutil.Error:
+            pass
+    return total
+
+
+def measured(run: Callable[[], T], groups: dict[str, int | None], from_seconds: float = 0.0) -> tuple[T, dict[str, float]]:
+    """``run()``'s result, and the cores each group used on average from ``from_seconds`` into
+    the run to its end (seconds of CPU per second): ``groups`` names the process trees (app
+    server, worker, Redis) by their root pid; PostgreSQL (every postgres process) and the load
+    driver (``run``'s own children) are added."""
     clock = psutil.time.monotonic
-    before = {name: _tree_seconds(pid) for name, pid in groups.items()}
-    before_postgres, before_children, started = _postgres_seconds(), _children_seconds(), clock()
-    before_stolen = _stolen_seconds()
-    result = run()
-    elapsed = max(clock() - started, 1e-9)
+    before: dict[str, float] = {}
+
+    def snapshot() -> None:
+        before.update({name: _tree_seconds(pid) for name, pid in groups.items()})
+        before.update({"PostgreSQL": _postgres_seconds(), "locust": _children_seconds() + _driver_seconds(),
+                       STOLEN: _stolen_seconds(), "at": clock()})
+
+    timer = threading.Timer(from_seconds, snapshot) if from_seconds > 0 else None
+    if timer is None:
+        snapshot()
+    else:
+        timer.start()
+    try:
+        result = run()
+    finally:
+        if timer is not None:
+            timer.cancel()
+            timer.join()
+    if not before:  # the run ended before its measurement began
+        snapshot()
+    elapsed = max(clock() - before["at"], 1e-9)
     cores = {name: (_tree_seconds(pid) - before[name]) / elapsed for name, pid in groups.items()}
-    cores["PostgreSQL"] = (_postgres_seconds() - before_postgres) / elapsed
-    cores["locust"] = (_children_seconds() - before_children) / elapsed
-    cores[STOLEN] = (_stolen_seconds() - before_stolen) / elapsed
+    cores["PostgreSQL"] = (_postgres_seconds() - before["PostgreSQL"]) / elapsed
+    cores["locust"] = (_children_seconds() - before["locust"]) / elapsed
+    cores[STOLEN] = (_stolen_seconds() - before[STOLEN]) / elapsed
     return result, cores
 
 
