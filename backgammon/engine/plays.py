@@ -19,7 +19,7 @@ from .board import CHECKERS, Position
 from .errors import IllegalPlayError
 from .movegen import Board, RawMove, State, pack, search, steps, unpack
 
-__all__ = ["BEAR_OFF_RULE", "Move", "Play", "check_dice", "find_play", "legal_plays"]
+__all__ = ["BEAR_OFF_RULE", "Move", "Play", "check_dice", "find_play", "legal_plays", "only_play"]
 
 BEAR_OFF_RULE = "You cannot bear off while any of your checkers is outside your home board"
 
@@ -85,6 +85,26 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     board, opp = to_board(position)
     found = search(board, opp, position.mine_waiting, check_dice(dice))
     return [_play(position, state, moves) for state, moves in found.items()]
+
+
+def only_play(position: Position, dice: tuple[int, int]) -> Play | None:
+    """The one legal play of ``dice`` when there is no other (a forced move, or ``moves=()``
+    when no checker can move); None when there is a choice. ``legal_plays`` without building
+    the plays it would throw away: the site asks this after every roll.
+
+    >>> only_play(Position.initial(), (6, 5)) is None
+    True
+    >>> on_the_bar = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)
+    >>> closed_board = (2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    >>> only_play(Position(on_the_bar, closed_board), (6, 5)).moves
+    ()
+    """
+    board, opp = to_board(position)
+    found = search(board, opp, position.mine_waiting, check_dice(dice))
+    if len(found) != 1:
+        return None
+    ((state, moves),) = found.items()
+    return _play(position, state, moves)
 
 
 def find_play(position: Position, dice: tuple[int, int],

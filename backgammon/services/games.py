@@ -30,7 +30,7 @@ from backgammon.engine.game import WinKind
 from backgammon.engine.match import MatchState, Phase, apply_action
 from backgammon.engine.match_json import state_to_dict
 from backgammon.engine.notation import format_play
-from backgammon.engine.plays import Play, find_play, legal_plays
+from backgammon.engine.plays import Play, find_play, only_play
 from backgammon.models import Game, GameAction
 from backgammon.move_records import remember_appended
 from backgammon.signals import actions_logged, game_changed, match_finished, untimed_player_ids
@@ -142,12 +142,12 @@ class _Log:
         state = self.state
         if state.dice is None or self.auto_plays >= _MOST_AUTO_PLAYS:
             return None
-        plays = legal_plays(state.position, state.dice)
-        if len(plays) != 1:
+        play = only_play(state.position, state.dice)
+        if play is None:
             return None
         forced_move, dance = _auto_play_choices(self.game.player_id(state.turn))
-        choice = dance if not plays[0].moves else forced_move
-        return plays[0] if choice == "always" or (choice == "live" and self.game.is_live) else None
+        choice = dance if not play.moves else forced_move
+        return play if choice == "always" or (choice == "live" and self.game.is_live) else None
 
     def save(self) -> Game:
         """Append the rows and rewrite the snapshot; the caller holds the row lock."""

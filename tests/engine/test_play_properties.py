@@ -11,7 +11,7 @@ from playhelp import most_dice, reference_results
 from backgammon.engine import Position
 from backgammon.engine.cli import _decode, result_ids
 from backgammon.engine.notation import format_play, parse_moves, parse_play
-from backgammon.engine.plays import legal_plays
+from backgammon.engine.plays import legal_plays, only_play
 
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
@@ -41,6 +41,13 @@ def positions(draw: st.DrawFn, race: bool = False) -> Position:
 @given(positions(race=True), dice)
 def test_fast_generator_equals_the_reference(position: Position, roll: tuple[int, int]) -> None:
     assert {play.result for play in legal_plays(position, roll)} == reference_results(position, roll)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(race=True), dice)
+def test_the_only_play_is_the_one_legal_play_when_there_is_no_other(position: Position, roll: tuple[int, int]) -> None:
+    plays = legal_plays(position, roll)
+    assert only_play(position, roll) == (plays[0] if len(plays) == 1 else None)
 
 
 @settings(max_examples=150, deadline=None)
