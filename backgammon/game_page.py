@@ -419,12 +419,17 @@ def _node_prompt(node: ClickNode, rolled: str) -> str:
 
 def _turn_map(page: GamePage, turn: Turn, link: Any, user: Any) -> dict[str, Any]:
     """The turn's click map for static/js/turn.js: the partial turns (complete or not, the dice
-    left, the prompt, and per clickable checker its die, destination and the partial turn it
-    leads to), the position they start from, the page's links and how the board draws."""
+    left, the prompt as its place in ``prompts``, and per clickable checker its die, destination
+    and the partial turn it leads to), the position they start from, the page's links and how
+    the board draws. A roll of doubles has hundreds of partial turns and a handful of prompts:
+    written once each, the map is a third of its size with the prompt in every node."""
     state, viewer = page.state, page.viewer
     assert state.dice is not None
     clicks = click_map(state.position, state.dice)
     rolled = roll_text(state.dice)
+    prompts: dict[str, int] = {}
+    nodes = [[int(node.complete), list(node.remaining), prompts.setdefault(_node_prompt(node, rolled), len(prompts)),
+              {str(origin): list(lead) for origin, lead in node.clicks.items()}] for node in clicks.nodes]
     position = state.position_for(viewer)
     mine_off, theirs_off = position.borne_off()
     colours, style = page.board.colours, board_style_for(user)
@@ -435,8 +440,8 @@ def _turn_map(page: GamePage, turn: Turn, link: Any, user: Any) -> dict[str, Any
         "swap": page.swap,
         "steps": [[move.origin, move.destination] for move in turn.steps],
         "roots": list(clicks.roots),
-        "nodes": [[int(node.complete), list(node.remaining), _node_prompt(node, rolled),
-                   {str(origin): list(lead) for origin, lead in node.clicks.items()}] for node in clicks.nodes],
+        "nodes": nodes,
+        "prompts": list(prompts),
         "mine": list(position.mine),
         "theirs": [position.theirs[24 - point] for point in range(1, 25)] + [position.theirs[24]],
         "off": [mine_off, theirs_off],

@@ -44,8 +44,10 @@ NO_TOKEN = "NOTPROVIDED"
 @pass_context
 def csrf_field(context: Any) -> SafeString:
     """The form's CSRF field, as ``{% csrf_token %}`` writes it (nothing without a token)."""
-    token = context.get("csrf_token")
-    if not token or str(token) == NO_TOKEN:
+    # A plain string from here on: every look through the lazy token's proxy (format_html checks
+    # each argument for laziness) cost more than the field's markup, form after form.
+    token = str(context.get("csrf_token") or "")
+    if not token or token == NO_TOKEN:
         return mark_safe("")
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 

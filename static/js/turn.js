@@ -223,7 +223,7 @@
     var steps = madeSteps();
     main.querySelectorAll(":scope > .game__alert").forEach(function (alert) { alert.remove(); });
     var prompt = main.querySelector(".game__prompt");
-    if (prompt) prompt.textContent = node[2];
+    if (prompt) prompt.textContent = map.prompts[node[2]];
     fill("board-steps", outlines(steps));
     fill("board-slabs", slabs());
     fill("board-checkers", checkers());

@@ -514,10 +514,14 @@ def test_the_player_to_move_gets_the_turns_click_map_and_nobody_else(
     # page's own steps are walked from there.
     assert clicks["dice"] == [3, 1] and clicks["steps"] == [[8, 5]] and clicks["swap"] is False
     start = clicks["nodes"][clicks["roots"][0]]
-    assert start[0] == 0 and start[1] == [3, 1] and start[2] == "You rolled 3-1: click a checker to move it by 3."
+    assert start[0] == 0 and start[1] == [3, 1]
+    assert clicks["prompts"][start[2]] == "You rolled 3-1: click a checker to move it by 3."
     assert start[3]["8"][:2] == [3, 5] and start[3]["24"][:2] == [3, 21]
     after = clicks["nodes"][start[3]["8"][2]]
     assert after[3]["6"][:2] == [1, 5] and clicks["nodes"][after[3]["6"][2]][0] == 1  # complete
+    complete = clicks["nodes"][after[3]["6"][2]]
+    assert clicks["prompts"][complete[2]] == "Your move is complete: Submit it, or undo a step."
+    assert len(clicks["prompts"]) == len(set(clicks["prompts"]))  # each written once
     assert clicks["nodes"][clicks["roots"][1]][3]["6"][:2] == [1, 5]  # dice swapped: the 1 first
     assert clicks["base"] == f"/games/{bx_game.pk}/" and clicks["mine"][7] == 3 and clicks["off"] == [0, 0]
     assert turn_map(page_of(bob_client, bx_game)) is None  # waiting for Alice
