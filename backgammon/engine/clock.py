@@ -227,15 +227,17 @@ class MatchClock:
             return None
         return self.running
 
-    def handed_to(self, side: Side | None, at: datetime) -> MatchClock:
+    def handed_to(self, side: Side | None, at: datetime, *, new_turn: bool = False) -> MatchClock:
         """The clock after an action at ``at`` leaves ``side`` to decide (None: nobody, e.g. the match is over).
 
-        The running reserve is charged up to ``at``. When the same player decides again (they
-        rolled and now move) their turn goes on: no new delay. Otherwise the clock passes to
-        ``side`` and their delay starts at ``at``.
+        The running reserve is charged up to ``at``. When the same player decides again within
+        their turn (they rolled and now move) it goes on: no new delay. Otherwise, or with
+        ``new_turn`` (the same player again, but on a turn of their own: the opponent's turn
+        was played for them in between, a dance passed by the site, or a new game's opening
+        roll fell to them), the clock passes to ``side`` and their delay starts at ``at``.
         """
         reserves = self.reading(at)
-        if side is not None and side is self.running:
+        if side is not None and side is self.running and not new_turn:
             # Keep the turn's start; the reserves stay as they stood then so the arithmetic of
             # the delay is unchanged.
             return self

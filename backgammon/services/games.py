@@ -151,7 +151,7 @@ class _Log:
 
     def save(self) -> Game:
         """Append the rows and rewrite the snapshot; the caller holds the row lock."""
-        clock = _charged_clock(self.game, self.state, self.now)
+        clock = _charged_clock(self.game, self.state, self.now, new_turn=self._turn_came_round())
         if clock is not None:
             reading = clock.reading(self.now)
             for row in self.rows:
@@ -188,6 +188,14 @@ class _Log:
         return game
 
 
+    def _turn_came_round(self) -> bool:
+        """Whether these actions began a new turn for the player to act now even if they were
+        the one acting before: a turn of the opponent's (a dance the site passed) or a new
+        game's opening roll came between."""
+        actor = self.state.actor
+        return actor is not None and any(row.side is None or row.side != int(actor) for row in self.rows)
+
+
 def _auto_play_choices(user_id: int) -> tuple[str, str]:
     """A player's (forced move, dance) choices: "never", "live" or "always"."""
     from accounts.models import AutoPlay, Profile
@@ -202,9 +210,10 @@ def _schedule(game_id: int, action_number: int, deadline: datetime) -> None:
     schedule_deadline(game_id=game_id, action_number=action_number, deadline=deadline)
 
 
-def _charged_clock(game: Game, state: MatchState, now: datetime) -> MatchClock | None:
+def _charged_clock(game: Game, state: MatchState, now: datetime, *, new_turn: bool = False) -> MatchClock | None:
     """A live game's clock after actions applied at ``now``: whoever ran is charged to ``now``,
-    and it runs for whoever decides next (stopped when nobody does). None by correspondence.
+    and it runs for whoever decides next (stopped when nobody does), from a new turn's delay
+    when ``new_turn``, even for the player who ran. None by correspondence.
 
     The server's instant is the only one counted: the clock runs from the commit that made the
     turn readable to the moment the answer reaches this locked path, and nothing a client says
@@ -218,7 +227,7 @@ def _charged_clock(game: Game, state: MatchState, now: datetime) -> MatchClock |
     clock = game.match_clock()
     if clock is None:
         return MatchClock.start(game.time_control(), running=actor, at=now)
-    return clock.handed_to(actor, now)
+    return clock.handed_to(actor, now, new_turn=new_turn)
 
 
 STATE_COLUMNS = [

@@ -108,6 +108,15 @@ def test_rolling_then_moving_is_one_turn_with_one_delay() -> None:
     assert moved.reserve_ms.black == 297_000  # 15 s in all, 12 of them the delay
 
 
+def test_a_new_turn_for_the_same_player_starts_a_new_delay() -> None:
+    # Black moved 20 s into the turn, and White's turn was played for White (a dance passed):
+    # Black's next turn begins then, delay first, charged only the 8 s past the last delay.
+    again = clock().handed_to(BLACK, START + timedelta(seconds=20), new_turn=True)
+    assert (again.running, again.since) == (BLACK, START + timedelta(seconds=20))
+    assert again.reserve_ms == PerSide(292_000, 300_000)
+    assert again.flag_at() == START + timedelta(seconds=20 + 12 + 292)
+
+
 def test_a_stopped_clock_charges_nobody() -> None:
     stopped = clock().handed_to(None, START + timedelta(seconds=100))
     assert stopped.reading(START + timedelta(days=1)) == PerSide(212_000, 300_000)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import time_machine
 from django_tasks_db.models import DBTaskResult
-from gamebuilder import act, fast_passwords, scripted_dice, start_game  # noqa: F401
+from gamebuilder import act, fast_passwords, position, scripted_dice, start_game, starting_from  # noqa: F401
 
 from backgammon.engine import Action, Side, TimeControl
 from backgammon.models import Challenge, Game, GameAction
@@ -150,6 +150,27 @@ def test_a_live_game_leaves_its_reserves_end_to_the_live_sweep(
     with at(3600.001):  # the live sweep leaves the correspondence game to its task and the sweep
         assert sweep_deadlines(live=True) == 0
         assert sweep_deadlines() == 1
+
+
+def test_a_turn_the_site_played_for_the_opponent_gives_the_player_a_new_delay(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Alice's home board is closed and bob waits on the bar; no cube (BX): every roll is the site's.
+    starting_from(monkeypatch, position=position({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}, {25: 1, 6: 14}))
+    scripted_dice(monkeypatch).then((6, 1), (5, 3), (4, 2))
+    with at(0):
+        game = start_game(alice, bob, "BX", match_length=0, time_control=RAPID_5)
+    assert (game.phase, game.actor) == ("move", alice)
+    with at(20):
+        game = play_first(game, alice)
+    # Bob's roll and dance were passed at once, and alice rolled again: a turn of her own, from
+    # its delay, not the rest of the turn she began at 0 s (8 s of her reserve gone, not 20).
+    assert [row.kind for row in game.actions.order_by("number")][-3:] == ["roll", "play", "roll"]
+    assert (game.phase, game.actor) == ("move", alice)
+    clock = game.match_clock()
+    assert clock is not None and (clock.running, clock.since) == (Side.BLACK, T0 + timedelta(seconds=20))
+    assert readings(game) == (292_000, 300_000)
+    assert game.deadline == T0 + timedelta(seconds=20 + 12 + 292)
 
 
 def test_a_correspondence_game_keeps_no_clock(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
