@@ -515,6 +515,17 @@ def _push_rows(push_times_file: Path, seconds: int) -> list[Row]:
     return rows
 
 
+def _times_by_row(rows: list[Row], times_file: Path) -> dict[str, list[float]]:
+    """Each row's times (the Aggregated row: all of them), sorted, from a file the locustfile
+    wrote (endpoint name: milliseconds); nothing when it wrote none."""
+    try:
+        times: dict[str, list[float]] = json.loads(times_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    everything = [ms for one in times.values() for ms in one]
+    return {row.name: sorted(everything if row.name == "Aggregated" else times.get(row.name, [])) for row in rows}
+
+
 def _add_app_times(rows: list[Row], app_times_file: Path) -> None:
     """Each endpoint's p50 and p95 in the app, from what the locustfile collected.
 
@@ -524,15 +535,10 @@ def _add_app_times(rows: list[Row], app_times_file: Path) -> None:
     >>> _add_app_times(rows, Path(out.name)); [(r.app_p50, r.app_p95) for r in rows]
     [(4.0, 8.0), (4.0, 8.0)]
     """
-    try:
-        times: dict[str, list[float]] = json.loads(app_times_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    everything = [ms for one in times.values() for ms in one]
+    found = _times_by_row(rows, app_times_file)
     for row in rows:
-        found = sorted(everything if row.name == "Aggregated" else times.get(row.name, []))
-        if found:
-            row.app_p50, row.app_p95 = _percentile(found, 0.5), _percentile(found, 0.95)
+        if found.get(row.name):
+            row.app_p50, row.app_p95 = _percentile(found[row.name], 0.5), _percentile(found[row.name], 0.95)
 
 
 def _add_queue_times(rows: list[Row], queue_times_file: Path) -> None:
@@ -544,15 +550,10 @@ def _add_queue_times(rows: list[Row], queue_times_file: Path) -> None:
     >>> _add_queue_times(rows, Path(out.name)); [r.queue_p95 for r in rows]
     [40.0, 40.0]
     """
-    try:
-        times: dict[str, list[float]] = json.loads(queue_times_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    everything = [ms for one in times.values() for ms in one]
+    found = _times_by_row(rows, queue_times_file)
     for row in rows:
-        found = sorted(everything if row.name == "Aggregated" else times.get(row.name, []))
-        if found:
-            row.queue_p95 = _percentile(found, 0.95)
+        if found.get(row.name):
+            row.queue_p95 = _percentile(found[row.name], 0.95)
 
 
 def _ms(text: str) -> float:
