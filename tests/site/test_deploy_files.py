@@ -29,3 +29,20 @@ def test_the_app_servers_keep_idle_connections_longer_than_nginx_reuses_them(mon
 def test_the_keepalive_can_be_set_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GUNICORN_KEEPALIVE", "90")
     assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["keepalive"] == 90
+
+
+def test_each_app_worker_lets_a_waiting_thread_in_after_a_millisecond(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    before = sys.getswitchinterval()
+    try:
+        runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["post_worker_init"](None)
+        assert sys.getswitchinterval() == pytest.approx(0.001)
+        monkeypatch.setenv("GUNICORN_SWITCH_INTERVAL_MS", "2.5")
+        runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["post_worker_init"](None)
+        assert sys.getswitchinterval() == pytest.approx(0.0025)
+        monkeypatch.setenv("GUNICORN_SWITCH_INTERVAL_MS", "0")
+        with pytest.raises(ValueError, match="GUNICORN_SWITCH_INTERVAL_MS must be above 0"):
+            runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    finally:
+        sys.setswitchinterval(before)
