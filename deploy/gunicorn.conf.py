@@ -64,9 +64,13 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # each of a move's dozen round trips. At 700 `make bench-web` players, back to back in one hour:
 # 5 ms gave a roll's p95 63 ms and a move's 62 (pushes 78), 1 ms 48 and 43 (pushes 54-59), the
 # wait for a page thread 29-34 ms against 18-22, and the app servers used 0.72 cores against 0.67.
-switch_interval_ms = float(os.environ.get("GUNICORN_SWITCH_INTERVAL_MS", "1"))
+_switch_text = os.environ.get("GUNICORN_SWITCH_INTERVAL_MS", "1")
+try:
+    switch_interval_ms = float(_switch_text)
+except ValueError:
+    switch_interval_ms = 0.0
 if not 0 < switch_interval_ms <= 100:
-    raise ValueError(f"GUNICORN_SWITCH_INTERVAL_MS must be above 0 and at most 100, not {switch_interval_ms}")
+    raise ValueError(f"GUNICORN_SWITCH_INTERVAL_MS must be above 0 and at most 100, not {_switch_text!r}")
 
 
 def post_worker_init(worker: Any) -> None:

@@ -41,8 +41,9 @@ def test_each_app_worker_lets_a_waiting_thread_in_after_a_millisecond(monkeypatc
         monkeypatch.setenv("GUNICORN_SWITCH_INTERVAL_MS", "2.5")
         runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["post_worker_init"](None)
         assert sys.getswitchinterval() == pytest.approx(0.0025)
-        monkeypatch.setenv("GUNICORN_SWITCH_INTERVAL_MS", "0")
-        with pytest.raises(ValueError, match="GUNICORN_SWITCH_INTERVAL_MS must be above 0"):
-            runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+        for bad in ("0", "fast", "1e9", "nan"):
+            monkeypatch.setenv("GUNICORN_SWITCH_INTERVAL_MS", bad)
+            with pytest.raises(ValueError, match="GUNICORN_SWITCH_INTERVAL_MS must be above 0"):
+                runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     finally:
         sys.setswitchinterval(before)
