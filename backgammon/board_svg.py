@@ -319,17 +319,26 @@ def _stack(centres: Sequence[tuple[int, int]], count: int, symbol: str) -> list[
 def _point_checkers(position: Position) -> list[Checker]:
     checkers: list[Checker] = []
     for point in range(1, 25):
-        centres = [(point_x(point) + POINT_W // 2, _slot_y(point, i)) for i in range(SHOWN_IN_STACK)]
         mine, theirs = position.mine[point - 1], position.theirs[24 - point]
         if mine:
-            checkers += _stack(centres, mine, "mine")
+            checkers += _stack(_SLOT_CENTRES[point], mine, "mine")
         if theirs:
-            checkers += _stack(centres, theirs, "theirs")
+            checkers += _stack(_SLOT_CENTRES[point], theirs, "theirs")
     mine_bar, theirs_bar = position.bar()
-    bar_x = BAR_X + BAR_W // 2
-    checkers += _stack([(bar_x, _bar_slot_y(True, i)) for i in range(5)], mine_bar, "mine")
-    checkers += _stack([(bar_x, _bar_slot_y(False, i)) for i in range(5)], theirs_bar, "theirs")
+    checkers += _stack(_BAR_CENTRES[True], mine_bar, "mine")
+    checkers += _stack(_BAR_CENTRES[False], theirs_bar, "theirs")
     return checkers
+
+
+# Where each shown checker of a stack sits (every board drawn places its checkers on these).
+_SLOT_CENTRES = {
+    point: tuple((point_x(point) + POINT_W // 2, _slot_y(point, index)) for index in range(SHOWN_IN_STACK))
+    for point in range(1, 25)
+}
+_BAR_CENTRES = {
+    mine: tuple((BAR_X + BAR_W // 2, _bar_slot_y(mine, index)) for index in range(SHOWN_IN_STACK))
+    for mine in (True, False)
+}
 
 
 def _top_checker_y(position: Position, origin: int) -> int:
@@ -626,11 +635,9 @@ def click_geometry(home_left: bool = False) -> dict[str, object]:
     def slot(cx: int, cy: int) -> list[int]:
         return [x(cx - RADIUS, DIAMETER), cy - RADIUS, x(cx), cy + 6]
 
-    slots = {str(point): [slot(point_x(point) + POINT_W // 2, _slot_y(point, i)) for i in range(SHOWN_IN_STACK)]
-             for point in range(1, 25)}
-    bar_x = BAR_X + BAR_W // 2
-    slots["bar"] = [slot(bar_x, _bar_slot_y(True, i)) for i in range(SHOWN_IN_STACK)]
-    slots["theirBar"] = [slot(bar_x, _bar_slot_y(False, i)) for i in range(SHOWN_IN_STACK)]
+    slots = {str(point): [slot(*centre) for centre in _SLOT_CENTRES[point]] for point in range(1, 25)}
+    slots["bar"] = [slot(*centre) for centre in _BAR_CENTRES[True]]
+    slots["theirBar"] = [slot(*centre) for centre in _BAR_CENTRES[False]]
     places = {}
     for place in range(26):
         shape = point_rect(place)

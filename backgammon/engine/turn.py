@@ -62,14 +62,21 @@ class _Clicks:
     """The click rules of one roll from one position, on partial turns given as (state, the dice
     not used yet in shown order): what a click on a checker plays, and what that leaves."""
 
-    __slots__ = ("goal", "opp", "used")
+    __slots__ = ("goal", "known_steps", "opp", "used")
 
     def __init__(self, position: Position, dice: tuple[int, int]) -> None:
         self.goal, self.used, opp = _goal(position, _sorted(dice))
         self.opp = list(opp)
+        # A click map asks for the same state's steps with a die several times over (what is
+        # offered, which die a click uses, what it leaves): each is generated once.
+        self.known_steps: dict[tuple[State, int], list[tuple[State, tuple[int, int, bool]]]] = {}
 
     def steps(self, state: State, die: int) -> list[tuple[State, tuple[int, int, bool]]]:
-        return steps(state[0], self.opp, state[1], state[2], die)
+        key = (state, die)
+        found = self.known_steps.get(key)
+        if found is None:
+            found = self.known_steps[key] = steps(state[0], self.opp, state[1], state[2], die)
+        return found
 
     def completable(self, state: State, remaining: tuple[int, ...]) -> bool:
         return (state, tuple(sorted(remaining))) in self.goal
