@@ -1,11 +1,12 @@
 """Engine speed against GNU Backgammon on the same 5,000 positions and rolls (bench/cases_engine.txt).
 
-Three timings, each the best of three runs:
+Four timings, each the best of three runs:
 
 1. gnubg's ``findbestmoves`` in-process at 0-ply, the loop only (boards decoded beforehand);
 2. ``python -m backgammon.engine plays --batch`` as a subprocess fed the 5,000 lines: wall clock,
    start-up included, and its peak resident memory (through a bare launcher: see ``_peak_kb``);
-3. ``legal_plays`` in-process over the same cases (Positions decoded beforehand).
+3. ``legal_plays`` in-process over the same cases (Positions decoded beforehand);
+4. ``click_map`` (the turn map every roll's answer carries) in-process over the same cases.
 
 Targets: batch time at most 5 times gnubg's, batch peak memory under 100 MB. It reports and exits 0
 either way, printing MET or MISSED per target, and writes bench/results/engine.md.
@@ -28,9 +29,13 @@ from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from machine_speed import SPEED_LOOP, SPEED_RANGE_WORDS, machine_speed_ms
 
 from backgammon.engine import Position
 from backgammon.engine.plays import legal_plays
+from backgammon.engine.turn import click_map
 
 CASES = ROOT / "bench" / "cases_engine.txt"
 RESULTS = ROOT / "bench" / "results" / "engine.md"
@@ -126,14 +131,14 @@ def _feed(pipe: IO[bytes], data: bytes) -> None:
     pipe.close()
 
 
-def time_in_process(cases: list[Case]) -> float:
-    """Seconds for legal_plays over every case."""
+def time_in_process(cases: list[Case], work: Callable[[Position, tuple[int, int]], object] = legal_plays) -> float:
+    """Seconds for ``work`` (legal_plays unless told) over every case."""
     positions = [(Position.from_id(position_id), dice) for position_id, dice in cases]
 
     def run() -> float:
         start = time.perf_counter()
         for position, dice in positions:
-            legal_plays(position, dice)
+            work(position, dice)
         return time.perf_counter() - start
 
     return best_of(RUNS, run)
@@ -145,9 +150,13 @@ def verdict(met: bool) -> str:
 
 def report(cases: list[Case]) -> list[str]:
     """The results as Markdown lines (also printed)."""
+    speed_before = machine_speed_ms()
     gnubg_seconds, gnubg_counts = time_gnubg(cases)
     batch_seconds, batch_mb, batch_counts = time_batch(cases)
     in_process_seconds = time_in_process(cases)
+    # Every roll's answer carries its click map (the game page builds the turn from it).
+    click_map_seconds = time_in_process(cases, click_map)
+    speed_after = machine_speed_ms()
     n = len(cases)
     ratio = batch_seconds / gnubg_seconds
     differ = sum(a != b for a, b in zip(gnubg_counts, batch_counts, strict=True))
@@ -157,6 +166,7 @@ def report(cases: list[Case]) -> list[str]:
         ("`python -m backgammon.engine plays --batch` (subprocess, start-up included)",
          batch_seconds, f"{batch_mb:.1f} MB"),
         ("`legal_plays` in-process (loop only)", in_process_seconds, ""),
+        ("`click_map` in-process, the game page's turn map (loop only)", click_map_seconds, ""),
     ]
     return [
         "# Engine benchmark (bench/bench_engine.py)",
@@ -164,6 +174,8 @@ def report(cases: list[Case]) -> list[str]:
         (f"{date.today().isoformat()}, nproc {len(os.sched_getaffinity(0))}, {machine},"
          f" Python {platform.python_version()}; {n} cases from bench/cases_engine.txt,"
          f" best of {RUNS} runs each."),
+        (f"The machine's speed (`{SPEED_LOOP}`, best of three; it changes with the hour on this shared"
+         f" virtual machine: {SPEED_RANGE_WORDS}): {speed_before:.1f} ms before, {speed_after:.1f} ms after."),
         "",
         "| what | seconds | cases/s | peak memory |",
         "| --- | --- | --- | --- |",

@@ -61,7 +61,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import timeit
 import urllib.request
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -75,6 +74,7 @@ PYTHON = sys.executable
 
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_site import _bench_database_url, _recreate  # the database set-up is bench_site's
+from machine_speed import SPEED_LOOP, SPEED_RANGE_WORDS, machine_speed_ms
 
 sys.path.insert(0, str(ROOT / "bench" / "web"))
 import cpu_share  # where the cores went during a level
@@ -267,16 +267,6 @@ def _database_now() -> datetime:
     from django.utils import timezone
 
     return timezone.now()
-
-
-# The machine's own speed, which on a shared virtual machine changes with the hour: the same fixed
-# pure-Python loop as `python3 -m timeit -n 3 -r 3 "sum(i*i for i in range(1000000))"`, the best
-# of three. Sessions saw 28-34 ms in quick hours and 42-50 ms in slow ones.
-SPEED_LOOP = "sum(i * i for i in range(1000000))"
-
-
-def _machine_speed_ms() -> float:
-    return min(timeit.repeat(SPEED_LOOP, number=3, repeat=3)) / 3 * 1000
 
 
 def _settle() -> None:
@@ -767,7 +757,7 @@ def main() -> None:
     live_players_file = Path(tempfile.mkstemp(prefix="bench-live-players-", suffix=".txt")[1])
     seeded = _seed(env, most + most % 2, players_file, 2 * LIVE_MATCHES if LIVE else 0, live_players_file)
     _settle()
-    speed_before = _machine_speed_ms()
+    speed_before = machine_speed_ms()
     print(f"machine speed: the fixed loop took {speed_before:.1f} ms", flush=True)
     env.update({"BENCH_PLAYERS": str(players_file), "BENCH_PASSWORD": PASSWORD})
     redis_folder = Path(tempfile.mkdtemp(prefix="bench-redis-"))
@@ -834,7 +824,7 @@ def main() -> None:
             best = players
         print(f"held: {best} players with p95 under {TARGET_P95_MS:.0f} ms and no error", flush=True)
         live = _live_level(env, host, processes, live_players_file) if LIVE and LIVE_MATCHES else None
-        speed_after = _machine_speed_ms()
+        speed_after = machine_speed_ms()
         print(f"machine speed: the fixed loop took {speed_after:.1f} ms", flush=True)
 
         report += [
@@ -850,8 +840,8 @@ def main() -> None:
             f"Load driver: locust (headless) on the same machine, {_driver_priority_words()}."),
             f"Load average before the run: {start_load}.",
             (f"The machine's speed (`{SPEED_LOOP}`, best of three, as `python3 -m timeit -n 3 -r 3` "
-            f"times it; it changes with the hour on this shared virtual machine: 28-34 ms in quick "
-            f"hours, 42-50 in slow ones): {speed_before:.1f} ms once seeded, {speed_after:.1f} ms after "
+            f"times it; it changes with the hour on this shared virtual machine: {SPEED_RANGE_WORDS}): "
+            f"{speed_before:.1f} ms once seeded, {speed_after:.1f} ms after "
             "the last level; each level's cores below say how much time the host took from them "
             f"(\"{cpu_share.STOLEN}\")."),
             (f"Seeded: {seeded['players']} players in pairs, {seeded['short games']} short games, "
