@@ -73,7 +73,7 @@ test: $(STAMPS)/venv $(STAMPS)/npm chromium
 	$(BIN)/mypy
 	DATABASE_URL=$(DATABASE_URL) $(BIN)/pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal --doctest-modules \
 		--doctest-glob=README.md tests backgammon/engine backgammon/board_svg.py backgammon/game_page.py \
-		gamesite/env.py README.md
+		gamesite/env.py bench/web/bench_web.py README.md
 
 bench: $(STAMPS)/venv
 	@for script in bench/bench_*.py; do DATABASE_URL=$(DATABASE_URL) $(BIN)/python $$script || exit 1; done
