@@ -131,7 +131,9 @@ def _feed(pipe: IO[bytes], data: bytes) -> None:
     pipe.close()
 
 
-def time_in_process(cases: list[Case], work: Callable[[Position, tuple[int, int]], object] = legal_plays) -> float:
+def time_in_process(
+    cases: list[Case], work: Callable[[Position, tuple[int, int]], object] = legal_plays
+) -> float:
     """Seconds for ``work`` (legal_plays unless told) over every case."""
     positions = [(Position.from_id(position_id), dice) for position_id, dice in cases]
 

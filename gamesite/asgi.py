@@ -12,7 +12,8 @@ stream kept 359 objects, a thread and 115 KB alive.
 
 Two page threads per process, one process per core (deploy/gunicorn.conf.py). The work is
 Python, so threads of one process take turns holding the interpreter, and a thread that wants it
-back waits up to its switch interval (Python's 5 ms; the app workers set 1 ms, deploy/gunicorn.conf.py): 4 processes of 4 threads held no level of polling
+back waits up to its switch interval (Python's 5 ms; the app workers set 1 ms,
+deploy/gunicorn.conf.py). With the 5 ms, 4 processes of 4 threads held no level of polling
 players (a roll's p95 240 ms at 50). But one thread alone waits idle through every query and
 Redis round trip, and anything slow (a log-in's password hashing: 250 ms) holds up every
 request queued behind it. With 2 processes at 600 `make bench-web` players, twice back to back:
