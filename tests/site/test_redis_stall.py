@@ -3,7 +3,10 @@ paused by SIGSTOP and resumed by SIGCONT, the cache configured exactly as in pro
 (gamesite.redis_cache.redis_caches: the breaker, the throttles' cache) and the sessions in it.
 
 - Pages answer within a second while Redis is paused (it cost 4-11 s a page): the first command
-  waits its timeout, then the process's breaker stops asking for REDIS_PAUSE_SECONDS.
+  waits its timeout, then the process's breaker stops asking for REDIS_PAUSE_SECONDS. How many
+  times a page waited is counted exactly (at most once); the second is the budget on a machine at
+  its quick-hour speed, its page-work part (not the Redis wait) scaled when the machine is slower
+  (a shared virtual machine runs up to 3-4 times slower in some hours: a CI run failed at 1.17 s).
 - Messages, avatar uploads and live streams are not refused for Redis's sake; the throttles count
   in the process's memory meanwhile, and still refuse past their limits.
 - A write during the stall leaves no stale answer once Redis is back: a private note, a log-out.
@@ -22,6 +25,7 @@ from django.test import Client
 from django.urls import reverse
 
 from backgammon.services.notes import note_key
+from bench.machine_speed import machine_speed_ms
 from gamesite.redis_cache import forgets_waiting, redis_caches
 from gamesite.redis_guard import redis_breaker
 from messaging.models import Message
@@ -35,8 +39,35 @@ pytestmark = pytest.mark.django_db
 # that the tests wait less for Redis to be asked again.
 TIMEOUT_SECONDS = 0.5
 PAUSE_SECONDS = 1.0
-# What issue 29 asks of every page while Redis does not answer.
+# What issue 29 asks of every page while Redis does not answer, on a machine at its usual speed:
+# the fixed loop of bench/machine_speed.py in 34 ms or less (SPEED_RANGE_WORDS).
 PAGE_WITHIN_SECONDS = 1.0
+QUICK_HOUR_LOOP_MS = 34.0
+
+
+@pytest.fixture(scope="module")
+def within_seconds() -> float:
+    """PAGE_WITHIN_SECONDS on this machine now: the one Redis timeout as it is, the page's own work
+    (the rest of the second) stretched by how much slower than a quick hour the machine runs."""
+    slowness = max(1.0, machine_speed_ms() / QUICK_HOUR_LOOP_MS)
+    return TIMEOUT_SECONDS + (PAGE_WITHIN_SECONDS - TIMEOUT_SECONDS) * slowness
+
+
+@pytest.fixture
+def redis_waits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times Redis was asked and did not answer (each a timeout waited, or a connection
+    refused): each such failure opens the breaker. One failure may tell it twice (a health-check
+    PING's read inside a command's send): only the telling that finds the breaker closed counts."""
+    count = [0]
+    failed = redis_breaker.failed
+
+    def counted() -> None:
+        if redis_breaker.allows():
+            count[0] += 1
+        failed()
+
+    monkeypatch.setattr(redis_breaker, "failed", counted)
+    return count
 
 
 @pytest.fixture
@@ -71,7 +102,8 @@ def until_redis_is_asked_again() -> None:
 
 
 def test_signed_in_pages_answer_within_a_second_while_redis_is_paused(
-    stalling_redis: PrivateRedis, alice: Any, bob: Any, alice_client: Client
+    stalling_redis: PrivateRedis, alice: Any, bob: Any, alice_client: Client, redis_waits: list[int],
+    within_seconds: float,
 ) -> None:
     game = start_game(alice, bob)
     pages = ["/", reverse("backgammon:status"), reverse("backgammon:game", args=[game.pk]),
@@ -81,14 +113,19 @@ def test_signed_in_pages_answer_within_a_second_while_redis_is_paused(
     stalling_redis.pause()
     times: list[float] = []
     for _round in range(2):
-        for url in pages:
+        for position, url in enumerate(pages):
+            waits_before = redis_waits[0]
             response, seconds = timed_get(alice_client, url)
             assert response.status_code == 200, url  # still signed in: a visitor would be sent away
+            waited = redis_waits[0] - waits_before
+            # Never twice in one page. The first page of a round asks Redis again (the breaker's
+            # pause is over) and waits once; a later one may too, if the pause ran out meanwhile.
+            assert waited == 1 if position == 0 else waited in (0, 1), (url, waited)
             times.append(seconds)
         until_redis_is_asked_again()  # the next round's first page asks Redis again: one timeout
     print(f"pages with Redis paused: {len(times)}, slowest {max(times):.3f} s, "
-          f"median {sorted(times)[len(times) // 2]:.3f} s")
-    assert max(times) < PAGE_WITHIN_SECONDS
+          f"median {sorted(times)[len(times) // 2]:.3f} s (within {within_seconds:.2f} s here)")
+    assert max(times) < within_seconds
     assert redis_breaker.is_open
     stalling_redis.resume()
     until_redis_is_asked_again()
@@ -97,7 +134,8 @@ def test_signed_in_pages_answer_within_a_second_while_redis_is_paused(
 
 
 def test_messages_and_avatars_go_while_redis_is_paused_and_the_limits_still_count(
-    stalling_redis: PrivateRedis, alice: Any, bob: Any, alice_client: Client, settings: Any, tmp_path: Any
+    stalling_redis: PrivateRedis, alice: Any, bob: Any, alice_client: Client, settings: Any, tmp_path: Any,
+    within_seconds: float,
 ) -> None:
     from tests.site.test_avatar import picture, upload
 
@@ -110,7 +148,7 @@ def test_messages_and_avatars_go_while_redis_is_paused_and_the_limits_still_coun
     # app-server processes at most N times the limit while Redis is away), then refused.
     for text in ("one", "two", "three"):
         response, seconds = timed_get_post(alice_client, send, {"to": "bob", "subject": "", "body": text})
-        assert response.status_code == 302 and seconds < PAGE_WITHIN_SECONDS
+        assert response.status_code == 302 and seconds < within_seconds
     refused = alice_client.post(send, {"to": "bob", "subject": "", "body": "one too many"})
     assert refused.status_code == 400 and TOO_MANY in refused.content.decode()
     assert list(Message.objects.order_by("pk").values_list("body", flat=True)) == ["before", "one", "two", "three"]
@@ -163,7 +201,7 @@ def test_a_log_out_while_redis_is_paused_ends_the_session_once_redis_answers(
 
 @pytest.mark.django_db(transaction=True)  # the stream is answered in another thread: rows committed
 def test_a_live_stream_opened_while_redis_is_paused_is_refused_at_once_and_the_page_polls(
-    stalling_redis: PrivateRedis, alice: Any, settings: Any
+    stalling_redis: PrivateRedis, alice: Any, settings: Any, within_seconds: float
 ) -> None:
     import asyncio
 
@@ -192,12 +230,12 @@ def test_a_live_stream_opened_while_redis_is_paused_is_refused_at_once_and_the_p
 
     run(scenario)
     print(f"live streams with Redis paused: slowest {max(times):.3f} s")
-    assert max(times) < PAGE_WITHIN_SECONDS
+    assert max(times) < within_seconds
 
 
 @pytest.mark.django_db(transaction=True)  # answered in the app server's page threads: rows committed
 def test_pages_asked_together_answer_within_a_second_while_redis_is_paused(
-    stalling_redis: PrivateRedis, alice: Any, bob: Any, charlie: Any, settings: Any
+    stalling_redis: PrivateRedis, alice: Any, bob: Any, charlie: Any, settings: Any, within_seconds: float
 ) -> None:
     """Light load through the app server's own ASGI application and its page threads: three
     players each opening two pages at once, three times, Redis paused all along."""
@@ -232,15 +270,15 @@ def test_pages_asked_together_answer_within_a_second_while_redis_is_paused(
     run(scenario)
     print(f"pages six at a time with Redis paused: {len(times)}, slowest {max(times):.3f} s, "
           f"median {sorted(times)[len(times) // 2]:.3f} s")
-    assert max(times) < PAGE_WITHIN_SECONDS
+    assert max(times) < within_seconds
 
 
 def test_health_says_redis_failed_within_a_second_while_it_is_paused(
-    stalling_redis: PrivateRedis, client: Client
+    stalling_redis: PrivateRedis, client: Client, within_seconds: float
 ) -> None:
     assert client.get("/health/").status_code == 200
     stalling_redis.pause()
     response, seconds = timed_get(client, "/health/")
     assert response.status_code == 200 and response.json()["status"] == "degraded"
     assert response.json()["checks"]["redis"] == "failed"
-    assert seconds < PAGE_WITHIN_SECONDS
+    assert seconds < within_seconds
