@@ -9,13 +9,14 @@ server time. Numbers are written as plain integers, never localised: SVG wants "
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
-from .board_svg import Board
+from .board_svg import DIE, Board, Die
 
-__all__ = ["board_svg_markup"]
+__all__ = ["board_svg_markup", "dice_markup"]
 
 
 def _e(value: object) -> str:
@@ -125,14 +126,7 @@ def _pieces(board: Board) -> list[str]:
                    f'font-size="13" fill="{fill}">{_label_words(t.text, t.kind)}</text>\n')
     out.append("</g>\n")
     for owner in ("theirs", "mine"):
-        out.append(f'<g id="board-dice-{owner}">')
-        for d in board.dice:
-            if d.owner != owner:
-                continue
-            used_class, used_opacity = (" die-used", ' opacity="0.35"') if d.used else ("", "")
-            out.append(f'<use class="die die-{_e(d.owner)}{used_class}" href="#die-{_e(d.owner)}-{d.value}" '
-                       f'x="{d.x}" y="{d.y}" width="{board.die_size}" height="{board.die_size}"{used_opacity}/>\n')
-        out.append("</g>\n")
+        out.append(f'<g id="board-dice-{owner}">{dice_markup(board.dice, owner, board.die_size)}</g>\n')
     cube = board.cube
     if cube:
         out.append(f'<g class="cube cube-{_e(cube.where)}"><rect x="{cube.x}" y="{cube.y}" '
@@ -142,6 +136,19 @@ def _pieces(board: Board) -> list[str]:
                    f'font-weight="bold" fill="#222">{_e(cube.label)}</text></g>\n')
     out.append("\n")
     return out
+
+
+def dice_markup(dice: Iterable[Die], owner: str, size: int = DIE) -> str:
+    """The content of the board's group ``board-dice-{owner}``: ``owner``'s dice among ``dice``.
+    A pushed roll (backgammon/game_region.pushed_roll) puts it in the page's group as it is."""
+    out = []
+    for d in dice:
+        if d.owner != owner:
+            continue
+        used_class, used_opacity = (" die-used", ' opacity="0.35"') if d.used else ("", "")
+        out.append(f'<use class="die die-{_e(d.owner)}{used_class}" href="#die-{_e(d.owner)}-{d.value}" '
+                   f'x="{d.x}" y="{d.y}" width="{size}" height="{size}"{used_opacity}/>\n')
+    return "".join(out)
 
 
 def _label_words(text: str, kind: str) -> str:

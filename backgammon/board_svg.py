@@ -42,6 +42,7 @@ __all__ = [
     "changed_points",
     "click_geometry",
     "describe",
+    "laid_out_dice",
     "layout_board",
     "mirrored",
     "point_links",
@@ -390,6 +391,21 @@ def _texts(position: Position, pip_counts: bool) -> list[Text]:
     return texts
 
 
+def laid_out_dice(my_dice: Sequence[tuple[int, bool]], their_dice: Sequence[tuple[int, bool]], *,
+                  home_left: bool = False) -> tuple[Die, ...]:
+    """The dice where ``layout_board`` draws them (theirs first), on a board with its home board
+    on the right, or on the left (``home_left``, as ``mirrored`` moves them): what a page that
+    only changes its dice needs (a pushed roll, backgammon/game_region.pushed_roll).
+
+    >>> [(die.x, die.owner) for die in laid_out_dice([(3, False)], [(5, False), (2, True)])]
+    [(113, 'theirs'), (165, 'theirs'), (491, 'mine')]
+    >>> [die.x for die in laid_out_dice([(3, False)], [], home_left=True)]
+    [191]
+    """
+    dice = tuple(_dice(their_dice, "theirs") + _dice(my_dice, "mine"))
+    return tuple(replace(d, x=_flip_x(d.x, DIE)) for d in dice) if home_left else dice
+
+
 def _dice(values: Sequence[tuple[int, bool]], owner: str) -> list[Die]:
     if not values:
         return []
@@ -535,7 +551,7 @@ def layout_board(
         checkers=tuple(_point_checkers(position)),
         slabs=tuple(_slabs(position)),
         texts=tuple(_texts(position, style.pip_counts)),
-        dice=tuple(_dice(their_dice, "theirs") + _dice(my_dice, "mine")),
+        dice=laid_out_dice(my_dice, their_dice),
         cube=_cube(*cube) if cube else None,
         last_move=tuple(Shape(*_rect(point_rect(p)), "last") for p in sorted(last_move)),
         steps=tuple(step_marks),

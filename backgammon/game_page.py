@@ -45,7 +45,9 @@ __all__ = [
     "format_steps",
     "parse_steps",
     "scheme_colours",
+    "shown_dice",
     "turn_from_url",
+    "waiting_prompt",
 ]
 
 MAX_STEPS = 4
@@ -361,11 +363,17 @@ def _prompt(page: GamePage) -> str:
     if actor is None:
         return "Rolling the opening dice."
     if not page.can_act:
-        waiting = {Phase.ROLL: "to roll or double", Phase.MOVE: "to move",
-                   Phase.TAKE_OR_DROP: "to take or pass the double",
-                   Phase.RESIGN_OFFERED: "to answer the resignation"}[state.phase]
-        return f"Waiting for {names[actor]} {waiting}."
+        return waiting_prompt(state, names)
     return _my_prompt(page)
+
+
+def waiting_prompt(state: MatchState, names: PerSide[str]) -> str:
+    """The prompt of a page whose viewer waits for the player to act (``state.actor``)."""
+    assert state.actor is not None
+    waiting = {Phase.ROLL: "to roll or double", Phase.MOVE: "to move",
+               Phase.TAKE_OR_DROP: "to take or pass the double",
+               Phase.RESIGN_OFFERED: "to answer the resignation"}[state.phase]
+    return f"Waiting for {names[state.actor]} {waiting}."
 
 
 def _my_prompt(page: GamePage) -> str:
@@ -494,19 +502,32 @@ def _previous_result(state: MatchState, names: PerSide[str]) -> str:
     return f"Game {result.game_number}: {result_words(result, names, counts_gammons=state.rules.variant.counts_gammons)}"
 
 
-def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, link: Any, user: Any) -> Board:
-    state, viewer = page.state, page.viewer
-    plays = _last_plays(logged, state.game_number)
-    mine_dice: tuple[tuple[int, bool], ...] = ()
-    their_dice: tuple[tuple[int, bool], ...] = ()
+DicePairs = tuple[tuple[int, bool], ...]
+
+
+def shown_dice(state: MatchState, viewer: Side, turn: Turn | None = None,
+               last_play: LoggedAction | None = None) -> tuple[DicePairs, DicePairs]:
+    """The (mine, theirs) dice the board shows ``viewer``, as (value, used) pairs: the turn being
+    built, or the roll in play; else the dice of ``last_play``, the opponent's last play while
+    it is outlined (see ``_board``)."""
+    mine: DicePairs = ()
+    theirs: DicePairs = ()
     if turn is not None:
-        mine_dice = _dice_pairs(turn.dice, turn.remaining_dice())
+        mine = _dice_pairs(turn.dice, turn.remaining_dice())
     elif state.phase is Phase.MOVE and state.dice is not None:
         current = _dice_pairs(state.dice, state.dice * (2 if state.dice[0] == state.dice[1] else 1))
         if state.turn is viewer:
-            mine_dice = current
+            mine = current
         else:
-            their_dice = current
+            theirs = current
+    if not theirs and last_play is not None and last_play.dice is not None:
+        theirs = _dice_pairs(last_play.dice, last_play.dice * 2)
+    return mine, theirs
+
+
+def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, link: Any, user: Any) -> Board:
+    state, viewer = page.state, page.viewer
+    plays = _last_plays(logged, state.game_number)
     last, mine = plays.get(viewer.other), plays.get(viewer)
     outline: frozenset[int] = frozenset()
     # The opponent's last play is outlined until the viewer has played since (spectators see Black's side).
@@ -514,8 +535,9 @@ def _board(page: GamePage, logged: Sequence[LoggedAction], turn: Turn | None, li
         # No play has come since it in this game, so the board it left is the board now.
         before = Position.from_id(last.board_id)
         outline = changed_points(before.swapped() if last.side is not viewer else before, state.position_for(viewer))
-        if not their_dice and last.dice is not None:
-            their_dice = _dice_pairs(last.dice, last.dice * 2)
+    else:
+        last = None
+    mine_dice, their_dice = shown_dice(state, viewer, turn, last)
     position = turn.current if turn is not None else state.position_for(viewer)
     moves = []
     if turn is not None and link is not None:

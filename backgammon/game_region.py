@@ -20,15 +20,19 @@ from urllib.parse import urlencode
 
 from django.utils import timezone
 
-from backgammon.engine import Side
-from backgammon.game_page import GamePage, build_page
+from backgammon.board_markup import dice_markup
+from backgammon.board_svg import laid_out_dice
+from backgammon.engine import PerSide, Side
+from backgammon.engine.match import Phase
+from backgammon.game_page import GamePage, board_style_for, build_page, shown_dice, waiting_prompt
 from backgammon.game_reads import gather
 from backgammon.match_clock_view import live_clocks
 from backgammon.models import Game
 from gamesite.jinja_env import NO_TOKEN, render_jinja
 from gamesite.kept_urls import kept_reverse
 
-__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed_region", "region_context"]
+__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed_region", "pushed_roll",
+           "region_context"]
 
 REGION_TEMPLATE = "backgammon/_game.html"
 MAIN_TEMPLATE = "backgammon/_game_main.html"
@@ -97,6 +101,34 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
         side_field = "private_black" if page.viewer is Side.BLACK else "private_white"
         context["my_private_wish"] = getattr(page.game, side_field)
     return context
+
+
+def pushed_roll(game: Game, user: Any) -> dict[str, Any] | None:
+    """What changes on ``user``'s page of a live game when their opponent has just rolled and
+    nothing else happened (the caller knows), for a live update smaller than the region: the
+    roller's dice on the board, the prompt, the clocks' reading and the match ID. Everything else
+    in the region is as it was: the moves list shows a roll with its play, and the page's forms
+    while it waits carry no action number. None when ``user`` is not the player waiting for a
+    move, or the game is not live: their page then gets the region (``pushed_region``).
+
+    The parts come from what draws them in the region (game_page.shown_dice and waiting_prompt,
+    board_svg.laid_out_dice, board_markup.dice_markup, match_clock_view.live_clocks), and
+    tests/site/test_live_push.py checks them against the region fetched at that moment."""
+    state, side = game.state(), game.side_of(user)
+    if (side is None or not game.is_live or not game.is_active or state.phase is not Phase.MOVE
+            or state.turn is side):
+        return None
+    names = PerSide(game.black.get_username(), game.white.get_username())
+    # The roll in play is the opponent's: it is what their dice show, whatever was played before.
+    mine, theirs = shown_dice(state, side)
+    dice = laid_out_dice(mine, theirs, home_left=board_style_for(user).home_left)
+    clocks = live_clocks(game, names, timezone.now())
+    return {
+        "dice": {owner: dice_markup(dice, owner) for owner in ("mine", "theirs")},
+        "prompt": waiting_prompt(state, names),
+        "clock": None if clocks is None else clocks.data,
+        "match_id": game.match_id,
+    }
 
 
 def pushed_region(game: Game, user: Any) -> str:

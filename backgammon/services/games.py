@@ -183,6 +183,10 @@ class _Log:
             player_ids=(game.black_id, game.white_id),
             turn_passed=turn_passed,
             same_turn=same_turn,
+            # The player to act only rolled, with no message: their opponent's open page needs
+            # the dice, not a new region (backgammon/live.py).
+            rolled_only=same_turn and len(self.rows) == 1 and self.rows[0].kind == ActionKind.ROLL.value
+            and not self.rows[0].message,
         )
         transaction.on_commit(partial(after_answer, changed))
         return game

@@ -228,7 +228,7 @@ class GamePagePlayer(FastHttpUser):
                 if events is not None and events.alive:
                     # The page waits on its stream: nothing is asked until an event comes (or,
                     # as live.js does, a slow safety poll after a quiet half minute).
-                    heard, number, region, counts = events.wait(SAFETY_POLL_SECONDS, game_id)
+                    heard, number, region, rolled, counts = events.wait(SAFETY_POLL_SECONDS, game_id)
                     if counts is not None:  # the menu counts came with the status event
                         self._take_menu_counts(counts)
                     elif "status" in heard:
@@ -239,6 +239,9 @@ class GamePagePlayer(FastHttpUser):
                         continue  # as live.js: the page already shows it (the player's own move)
                     if region is not None:
                         page = region  # the opponent's move came with the region: nothing asked
+                        continue
+                    if rolled and number == int(_expected_number(page)) + 1:
+                        page = _with_count(page, number)  # the roll's parts, put in as live.js does
                         continue
                     if "game" in heard:
                         news = f"&heard={number}"
@@ -369,7 +372,7 @@ class Player(GamePagePlayer):
         delay = POLL_SECONDS
         while True:
             if events is not None and events.alive:
-                heard, _number, _region, _counts = events.wait(SAFETY_POLL_SECONDS, 0)
+                heard, _number, _region, _rolled, _counts = events.wait(SAFETY_POLL_SECONDS, 0)
                 if "status" not in heard:
                     continue
             else:
@@ -387,7 +390,8 @@ class _Stream:
         self.owner = owner
         self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=None)
         self.heard: set[str] = set()
-        self.games: dict[int, tuple[int, str | None]] = {}  # game -> the largest count told, its region
+        # game -> the largest count told, its region, and whether it came as a roll's parts
+        self.games: dict[int, tuple[int, str | None, bool]] = {}
         self.counts: str | None = None  # the menu counts a status event last brought
         self.arrived = gevent.event.Event()
         self.alive = True
@@ -413,8 +417,8 @@ class _Stream:
                     data = json.loads(line.split(":", 1)[1])
                     if event == "game":
                         game, told = int(data.get("g", 0)), int(data.get("n", 0))
-                        if told >= self.games.get(game, (0, None))[0]:
-                            self.games[game] = (told, data.get("html"))
+                        if told >= self.games.get(game, (0, None, False))[0]:
+                            self.games[game] = (told, data.get("html"), data.get("roll") is not None)
                         _heard(game, self.owner, told)
                     elif event == "status":
                         self.counts = data.get("counts")
@@ -426,19 +430,19 @@ class _Stream:
         self.alive = False
         self.arrived.set()
 
-    def wait(self, seconds: float, game_id: int) -> tuple[set[str], int, str | None, str | None]:
+    def wait(self, seconds: float, game_id: int) -> tuple[set[str], int, str | None, bool, str | None]:
         """Since the last wait: the events heard (a "game" one only of ``game_id``), the largest
-        action count told of that game and the region pushed with it, and the menu counts a
-        status event brought."""
+        action count told of that game, the region pushed with it or whether it came as a roll's
+        parts, and the menu counts a status event brought."""
         self.arrived.wait(seconds)
         heard, self.heard = self.heard - {"hello"}, set()
-        number, region = self.games.pop(game_id, (0, None))
+        number, region, rolled = self.games.pop(game_id, (0, None, False))
         self.games.clear()
         if not number:
             heard.discard("game")
         counts, self.counts = self.counts, None
         self.arrived.clear()
-        return heard, number, region, counts
+        return heard, number, region, rolled, counts
 
     def close(self) -> None:
         self.alive = False
@@ -462,6 +466,13 @@ def _expected_number(page: str) -> str:
         return found.group(1)
     poll = re.search(r"/poll/\?n=(\d+)", page)
     return poll.group(1) if poll else "0"
+
+
+def _with_count(page: str, number: int) -> str:
+    """The waiting page once an opponent's roll is put in (static/js/live.js putRoll): the same
+    page but for the dice, which the player does not read, and the action count it shows."""
+    page = re.sub(r'data-number="\d+"', f'data-number="{number}"', page)
+    return re.sub(r"/poll/\?n=\d+", f"/poll/?n={number}", page)
 
 
 def _cookie(name: str, value: str, host: str) -> Any:

@@ -133,9 +133,10 @@
   }
 
   // A "game" event tells of a game's action count now ({"g": 12, "n": 57}), with the game
-  // region itself when it is the opponent's move on this player's page ("html"). A page of
-  // another game, or one already showing that many actions (the mover's own, whose answer is
-  // the fresh region), does nothing; without the region, the page asks for it.
+  // region itself when it is the opponent's move on this player's page ("html"), or, when the
+  // opponent in a live match only rolled, what the roll changes on it ("roll": see putRoll). A
+  // page of another game, or one already showing that many actions (the mover's own, whose
+  // answer is the fresh region), does nothing; otherwise the page asks for the region.
   // The event usually comes before the answer to a move of this page's own, so while a request
   // of the game region is under way the news waits for it, and is then weighed against the
   // region that request brought.
@@ -162,10 +163,36 @@
       htmx.swap(game, news.html, {swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0});
       return;
     }
+    if (news.roll && game && putRoll(game, region, news)) return;
     // The region's request then says what it heard of (?heard=N): the server reads the game
     // once, whole, rather than first asking whether it changed.
     region.dataset.heard = String(news.n);
     htmx.trigger(region, "live:poll");
+  }
+  // The opponent's roll ({"dice": {"mine", "theirs"}, "prompt", "clock", "match_id"}: drawn by
+  // the server as the region draws them, backgammon/game_region.pushed_roll), put in place on a
+  // page waiting for that roll: one showing the action just before it. Any other page asks.
+  function putRoll(game, region, news) {
+    var roll = news.roll;
+    var prompt = game.querySelector(".game__prompt");
+    var clocks = game.querySelector("[data-match-clock]");
+    var matchId = document.getElementById("match-id");
+    var mine = document.getElementById("board-dice-mine");
+    var theirs = document.getElementById("board-dice-theirs");
+    if (Number(news.n) !== Number(region.dataset.number) + 1 || !game.classList.contains("game--roll") ||
+        !prompt || !clocks || !matchId || !mine || !theirs || !roll.dice || !roll.clock) {
+      return false;
+    }
+    // Set inside the board's own <svg>, the markup is read as SVG.
+    mine.innerHTML = roll.dice.mine || "";
+    theirs.innerHTML = roll.dice.theirs || "";
+    prompt.textContent = roll.prompt || "";
+    game.classList.replace("game--roll", "game--move");
+    matchId.textContent = roll.match_id || "";
+    clocks.setAttribute("data-match-clock", JSON.stringify(roll.clock));
+    region.dataset.number = String(news.n);
+    body.dispatchEvent(new CustomEvent("live:clocks"));  // static/js/match_clock.js reads them again
+    return true;
   }
   // A "presence" event ({"g": 12, "here": true}): the opponent of this live game opened or left
   // its page. The line under the clocks says so (the next region reads it afresh anyway).

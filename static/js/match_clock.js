@@ -22,11 +22,12 @@
     return hours ? hours + ":" + pad(minutes) + ":" + pad(seconds) : minutes + ":" + pad(seconds);
   }
 
-  function start() {
+  function start(event) {
     var box = document.querySelector("[data-match-clock]");
     // Other regions settle too (the menu counts, a poll answered "nothing new"): the count goes
-    // on unless the clocks themselves were replaced.
-    if (box === shown) return;
+    // on unless the clocks themselves were replaced, or given a new reading (a pushed roll,
+    // static/js/live.js, which says so with "live:clocks").
+    if (box === shown && !(event && event.type === "live:clocks")) return;
     shown = box;
     if (timer !== null) window.clearInterval(timer);
     timer = null;
@@ -73,6 +74,7 @@
   }
 
   document.body.addEventListener("htmx:afterSettle", start);
+  document.body.addEventListener("live:clocks", start);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

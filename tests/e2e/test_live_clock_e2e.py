@@ -66,9 +66,21 @@ def test_a_live_match_between_two_pages_ends_on_time(
     assert _clock_seconds(bob, "white") == 12
     screenshot(bob, "live-clock-1-alice-thinking")
 
-    # Alice rolls and types her move: it arrives on bob's page, and bob's clock runs there.
+    # Alice rolls: her dice reach bob's page, which asks nothing for them (the event carries
+    # them: backgammon/game_region.pushed_roll), and her clock goes on running there.
+    asked: list[str] = []
+    bob.on("request", lambda request: asked.append(request.url))
     alice.get_by_role("button", name="Roll", exact=True).click()
     expect(alice.locator(".game__prompt")).to_contain_text("You rolled 3-1")
+    expect(bob.locator(".game__prompt")).to_have_text("Waiting for alice to move.", timeout=PUSHED)
+    expect(bob.locator("#board-dice-theirs use.die-theirs")).to_have_count(2)
+    expect(bob.locator("#game")).to_have_class(re.compile("game--move"))
+    assert [url for url in asked if f"/games/{game.pk}/" in url] == []
+    rolled_at = _clock_seconds(bob, "black")
+    time.sleep(1.5)
+    assert _clock_seconds(bob, "black") <= rolled_at - 1
+    screenshot(bob, "live-clock-1b-alice-rolled")
+    # She types her move: it arrives on bob's page, and bob's clock runs there.
     alice.get_by_text("Type the move instead").click()
     alice.get_by_label(re.compile("^Move")).fill("8/5 6/5")
     alice.locator(".controls__typed").get_by_role("button", name="Submit typed move").click()

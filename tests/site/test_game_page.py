@@ -425,7 +425,7 @@ def test_a_match_won_by_bearing_off_shows_the_ids_as_gnubg_pairs_them(alice_clie
     assert post(alice_client, game, "play", steps="1-off").status_code == 302
     game = fresh(game)
     assert game.status == "finished"
-    shown = re.findall(r"<dt>(Position ID|Match ID)</dt><dd><code>([^<]+)</code>", text(page_of(alice_client, game)))
+    shown = re.findall(r"<dt>(Position ID|Match ID)</dt><dd><code[^>]*>([^<]+)</code>", text(page_of(alice_client, game)))
     ids = dict(shown)
     assert ids["Position ID"] == position({13: 15}, {}).id  # Bob's 15 on his 13 point, Alice's none
     assert decode_match_id(ids["Match ID"]).player_on_roll is Side.WHITE

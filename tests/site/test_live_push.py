@@ -9,6 +9,7 @@ service, whose game_changed signal (sent on commit) publishes the events.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from django.test import Client
 from django.urls import reverse
 
 from backgammon import live
+from backgammon.engine import TimeControl
 from backgammon.engine.actions import Action
 from backgammon.models import Game
 from backgammon.services import challenge_create, roll_request
@@ -353,6 +355,77 @@ def test_a_mark_stays_while_any_of_the_players_pages_under_it_is_open(alice: Any
         assert await cache.aget_many([any_page, game_page]) == {}
 
     run(scenario)
+
+
+def _rolled_by_bob(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, *, live: bool,
+                   message: str = "") -> tuple[Callable[[], dict[str, Any]], Game]:
+    """A match where bob is to roll, and a scenario in which he rolls 4-2 while alice's page of
+    the game is open: what her page is pushed."""
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    options: dict[str, Any] = {"time_control": TimeControl.live(12, 300)} if live else {}
+    game = start_game(alice, bob, "BP", match_length=5, **options)  # alice won the opening roll
+    game = act(game, alice, Action.play(((8, 5), (6, 5))))  # bob to roll, or to double
+    alices_client = async_client_for(alice)
+
+    async def scenario() -> dict[str, Any]:
+        alices_game_page = await open_stream(alices_client, f"?game={game.pk}")
+        await sync_to_async(act)(game, bob, roll_request(), message=message)
+        name, news = await next_message(alices_game_page)
+        while name == "status":  # a move's message is news for her counts too
+            name, news = await next_message(alices_game_page)
+        assert name == "game"
+        return news
+
+    return scenario, game
+
+
+def _part(pattern: str, region: str) -> str:
+    found = re.search(pattern, region, re.DOTALL)
+    assert found, pattern
+    return found.group(1)
+
+
+@pytest.mark.parametrize("home_left", [False, True])
+def test_a_live_roll_reaches_the_waiting_page_as_the_parts_its_region_would_change(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, client_for: Callable[[Any], Client], home_left: bool
+) -> None:
+    alice.profile.home_board_left = home_left
+    alice.profile.save()
+    scenario, game = _rolled_by_bob(alice, bob, monkeypatch, live=True)
+    news = run(scenario)
+    rolled = Game.objects.get(pk=game.pk)
+    assert set(news) == {"g", "n", "roll"} and news["n"] == rolled.action_count == game.action_count + 1
+    fetched = client_for(alice).get(f"/games/{game.pk}/poll/?n=0", HTTP_HX_REQUEST="true").content.decode()
+    roll = news["roll"]
+    # Each part as the region alice's page would fetch now draws it.
+    for owner in ("mine", "theirs"):
+        assert roll["dice"][owner] == _part(f'<g id="board-dice-{owner}">(.*?)</g>', fetched)
+    assert roll["dice"]["theirs"].count('class="die die-theirs"') == 2 and roll["dice"]["mine"] == ""
+    assert roll["prompt"] == _part(r'<p class="game__prompt"[^>]*>(.*?)</p>', fetched) == "Waiting for bob to move."
+    assert roll["match_id"] == _part(r'<code id="match-id">(.*?)</code>', fetched) == rolled.match_id
+    shown_clock = json.loads(html.unescape(_part(r"data-match-clock='([^']*)'", fetched)))
+    assert {key: roll["clock"][key] for key in ("black_ms", "white_ms", "running")} == {
+        key: shown_clock[key] for key in ("black_ms", "white_ms", "running")} and roll["clock"]["running"] == "white"
+    assert 0 <= roll["clock"]["delay_left_ms"] - shown_clock["delay_left_ms"] < 2000
+    # The rest of the region is the one her page showed before the roll, but for the count.
+    assert 'class="game game--move"' in fetched and "game__prompt--yours" not in fetched
+
+
+def test_a_live_roll_with_a_message_reaches_the_waiting_page_as_its_region(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scenario, _ = _rolled_by_bob(alice, bob, monkeypatch, live=True, message="Here goes")
+    news = run(scenario)
+    # A message is read on the page it reaches (live._region_for): the region goes, as for a move.
+    assert set(news) == {"g", "n", "html"} and "Waiting for bob to move." in news["html"]
+
+
+def test_a_correspondence_roll_reaches_the_waiting_page_as_its_region(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scenario, _ = _rolled_by_bob(alice, bob, monkeypatch, live=False)
+    news = run(scenario)
+    assert set(news) == {"g", "n", "html"} and "Waiting for bob to move." in news["html"]
 
 
 def test_a_game_event_tells_the_action_count_and_a_roll_leaves_the_players_status_alone(

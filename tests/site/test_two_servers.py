@@ -124,7 +124,7 @@ class Player:
 
 def ids_shown(page: str) -> tuple[str, str]:
     """The Position ID and Match ID on a game page."""
-    found = re.search(r"<dt>Position ID</dt><dd><code>([^<]+)</code>.*?<dt>Match ID</dt><dd><code>([^<]+)</code>",
+    found = re.search(r"<dt>Position ID</dt><dd><code>([^<]+)</code>.*?<dt>Match ID</dt><dd><code[^>]*>([^<]+)</code>",
                       page, re.DOTALL)
     assert found is not None
     return found.group(1), found.group(2)
