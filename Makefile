@@ -63,7 +63,7 @@ chromium:
 	fi
 
 # The whole suite against PostgreSQL at DATABASE_URL, in TEST_WORKERS processes (pytest-xdist,
-# each on its own test database, test_<name>_gw0 and so on; 0: the one process): 14.7 min on a
+# each on its own test database, test_<name>_gw0 and so on; 0: the one process): 15-17 min on a
 # 2-core machine in a slow hour against 25 in one process. The pages asked while Redis is paused
 # count their waits for it rather than their seconds, which a busy machine stretched past 1 s.
 # pytest's own exit codes are kept, so "no tests collected" (5) fails the build too.
