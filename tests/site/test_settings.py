@@ -222,3 +222,16 @@ def test_a_public_key_that_is_not_the_private_keys_half_stops_the_start() -> Non
                            VAPID_PUBLIC_KEY=public_key_for(generate_private_key()))
     assert result.returncode != 0
     assert "VAPID_PUBLIC_KEY is not the public half" in result.stderr
+
+
+def test_redis_replies_are_parsed_and_commands_packed_in_c() -> None:
+    """hiredis (pinned beside redis): every cache read, session and live publication goes
+    through redis-py, whose pure-Python RESP3 parser and packer were an eighth of the app
+    servers' interpreter time under `make bench-web`'s live scenario."""
+    from redis._parsers import _AsyncHiredisParser, _HiredisParser
+    from redis.asyncio.connection import DefaultParser as AsyncDefaultParser
+    from redis.connection import Connection, DefaultParser, HiredisRespSerializer
+
+    assert DefaultParser is _HiredisParser
+    assert AsyncDefaultParser is _AsyncHiredisParser
+    assert isinstance(Connection()._command_packer, HiredisRespSerializer)
