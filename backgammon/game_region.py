@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from backgammon.board_markup import dice_markup
 from backgammon.board_svg import laid_out_dice
+from backgammon.clock_words import time_left_words
 from backgammon.engine import PerSide, Side
 from backgammon.engine.match import Phase
 from backgammon.game_page import GamePage, board_style_for, build_page, shown_dice, waiting_prompt
@@ -104,19 +105,21 @@ def region_context(page: GamePage, *, error: str = "", message: str = "", moves_
 
 
 def pushed_roll(game: Game, user: Any) -> dict[str, Any] | None:
-    """What changes on ``user``'s page of a live game when their opponent has just rolled and
-    nothing else happened (the caller knows), for a live update smaller than the region: the
-    roller's dice on the board, the prompt, the clocks' reading and the match ID. Everything else
-    in the region is as it was: the moves list shows a roll with its play, and the page's forms
-    while it waits carry no action number. None when ``user`` is not the player waiting for a
-    move, or the game is not live: their page then gets the region (``pushed_region``).
+    """What changes on ``user``'s page of a game when their opponent has just rolled and nothing
+    else happened (the caller knows), for a live update smaller than the region: the roller's
+    dice on the board, the prompt, the match ID, and the clock: a live game's clocks' reading
+    (``clock``), or a correspondence game's time left (``time_left``: the roll started the move's
+    time limit afresh). Everything else in the region is as it was: the moves list shows a roll
+    with its play, and the page's forms while it waits carry no action number. None when
+    ``user`` is not the player waiting for a move: their page then gets the region
+    (``pushed_region``).
 
     The parts come from what draws them in the region (game_page.shown_dice and waiting_prompt,
-    board_svg.laid_out_dice, board_markup.dice_markup, match_clock_view.live_clocks), and
-    tests/site/test_live_push.py checks them against the region fetched at that moment."""
+    board_svg.laid_out_dice, board_markup.dice_markup, match_clock_view.live_clocks,
+    clock_words.time_left_words), and tests/site/test_live_push.py checks that the page before
+    the roll with them put in is the region fetched after it."""
     state, side = game.state(), game.side_of(user)
-    if (side is None or not game.is_live or not game.is_active or state.phase is not Phase.MOVE
-            or state.turn is side):
+    if side is None or not game.is_active or state.phase is not Phase.MOVE or state.turn is side:
         return None
     names = PerSide(game.black.get_username(), game.white.get_username())
     # The roll in play is the opponent's: it is what their dice show, whatever was played before.
@@ -127,6 +130,7 @@ def pushed_roll(game: Game, user: Any) -> dict[str, Any] | None:
         "dice": {owner: dice_markup(dice, owner) for owner in ("mine", "theirs")},
         "prompt": waiting_prompt(state, names),
         "clock": None if clocks is None else clocks.data,
+        "time_left": "" if game.is_live else time_left_words(game, suffix=" left"),
         "match_id": game.match_id,
     }
 

@@ -7,10 +7,10 @@ When a game changes (``signals.game_changed``, sent after commit):
 - each player's own group hears the same ``game`` event, and the player who did not make the
   move, when their page of the game is open, gets the game region in it (``"html"``), rendered
   here as that page's own view would (backgammon/game_region.py): the page swaps it in and asks
-  nothing. When the opponent in a live match only rolled, what that changes on the page comes
-  instead (``"roll"``, game_region.pushed_roll: in-process, 0.1 ms against the region's 2.3-2.8
-  of a roll's 16-20 ms, for a region that differed from the page's by its dice, its prompt, its
-  clocks and its match ID). The mover's page
+  nothing. When the opponent only rolled, what that changes on the page comes instead
+  (``"roll"``, game_region.pushed_roll: in-process, 0.1 ms against the region's 2.3-2.8 of a
+  roll's 16-20 ms, for a region that differed from the page's by its dice, its prompt, its clock
+  (a live game's clocks, a correspondence game's time left) and its match ID). The mover's page
   already has its region (the answer to the move), and a page that shows the count already
   ignores the event;
 - unless the player to act only rolled, each player's group also hears a ``status`` event (their
@@ -48,6 +48,7 @@ from django.db.models import Q
 from django.db.models.signals import post_save
 
 from accounts.backends import signed_in_user_key
+from accounts.vacations import vacations_end_key
 from backgammon import signals
 from backgammon.game_reads import keys_of_page
 from backgammon.game_region import pushed_region, pushed_roll
@@ -247,12 +248,15 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
     # Asked in the same trip as who listens: what the news may show each player (themselves as
     # signed in, their menu counts, the opponent's page); what nobody listens for goes unread.
     shown: list[str] = []
-    # A live game's roll alone reaches the waiting player's page as its dice (``pushed_roll``):
-    # nothing of the page is read for it but the player (their board's orientation).
-    rolled_live = rolled_only and game is not None and game.is_live
+    # A roll alone reaches the waiting player's page as its dice (``pushed_roll``): nothing of
+    # the page is read for it but the player (their board's orientation) and, for a
+    # correspondence game's time left, whether the roller is on vacation.
+    rolled = rolled_only and game is not None
     for player_id in players:
         shown.append(signed_in_user_key(player_id))
-        if regions and player_id != mover_id and not rolled_live:
+        if regions and player_id != mover_id and rolled:
+            shown += [] if game.is_live or game.actor_id is None else [vacations_end_key(game.actor_id)]
+        elif regions and player_id != mover_id:
             shown += keys_of_page(game, player_id)
         elif not same_turn:
             shown += menu_counts_keys(player_id)
@@ -268,7 +272,7 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
     for player_id in players:
         game_news = dict(news)
         if regions and player_id != mover_id and listening_key(player_id, game_id) in listening:
-            roll = _roll_for(game, player_id) if rolled_live else None
+            roll = _roll_for(game, player_id) if rolled else None
             if roll is not None:
                 game_news["roll"] = roll
             else:

@@ -134,7 +134,7 @@
 
   // A "game" event tells of a game's action count now ({"g": 12, "n": 57}), with the game
   // region itself when it is the opponent's move on this player's page ("html"), or, when the
-  // opponent in a live match only rolled, what the roll changes on it ("roll": see putRoll). A
+  // opponent only rolled, what the roll changes on it ("roll": see putRoll). A
   // page of another game, or one already showing that many actions (the mover's own, whose
   // answer is the fresh region), does nothing; otherwise the page asks for the region.
   // The event usually comes before the answer to a move of this page's own, so while a request
@@ -169,18 +169,22 @@
     region.dataset.heard = String(news.n);
     htmx.trigger(region, "live:poll");
   }
-  // The opponent's roll ({"dice": {"mine", "theirs"}, "prompt", "clock", "match_id"}: drawn by
-  // the server as the region draws them, backgammon/game_region.pushed_roll), put in place on a
-  // page waiting for that roll: one showing the action just before it. Any other page asks.
+  // The opponent's roll ({"dice": {"mine", "theirs"}, "prompt", "clock", "time_left",
+  // "match_id"}: drawn by the server as the region draws them, backgammon/game_region.pushed_roll),
+  // put in place on a page waiting for that roll: one showing the action just before it. A live
+  // game's page takes the clocks' reading, a correspondence game's the time its opponent now has
+  // left (the roll started it afresh). Any other page asks.
   function putRoll(game, region, news) {
     var roll = news.roll;
     var prompt = game.querySelector(".game__prompt");
     var clocks = game.querySelector("[data-match-clock]");
+    var timeLeft = document.getElementById("time-left");
     var matchId = document.getElementById("match-id");
     var mine = document.getElementById("board-dice-mine");
     var theirs = document.getElementById("board-dice-theirs");
     if (Number(news.n) !== Number(region.dataset.number) + 1 || !game.classList.contains("game--roll") ||
-        !prompt || !clocks || !matchId || !mine || !theirs || !roll.dice || !roll.clock) {
+        !prompt || !matchId || !mine || !theirs || !roll.dice || !clocks !== !roll.clock ||
+        !timeLeft !== !roll.time_left) {
       return false;
     }
     // Set inside the board's own <svg>, the markup is read as SVG.
@@ -189,9 +193,12 @@
     prompt.textContent = roll.prompt || "";
     game.classList.replace("game--roll", "game--move");
     matchId.textContent = roll.match_id || "";
-    clocks.setAttribute("data-match-clock", JSON.stringify(roll.clock));
+    if (timeLeft) timeLeft.textContent = roll.time_left;
     region.dataset.number = String(news.n);
-    body.dispatchEvent(new CustomEvent("live:clocks"));  // static/js/match_clock.js reads them again
+    if (clocks) {
+      clocks.setAttribute("data-match-clock", JSON.stringify(roll.clock));
+      body.dispatchEvent(new CustomEvent("live:clocks"));  // static/js/match_clock.js reads them again
+    }
     return true;
   }
   // A "presence" event ({"g": 12, "here": true}): the opponent of this live game opened or left

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.db.models import F
 from playwright.sync_api import Page, expect
 
 from backgammon.engine.actions import Action
 from backgammon.models import Game
-from backgammon.services import challenge_create
+from backgammon.services import challenge_create, roll_request
 from messaging.services import message_send
 from tests.e2e.conftest import TabMaker
 from tests.e2e.scenes import cast, roll_or_double
@@ -125,3 +127,32 @@ def test_submit_and_next_game_goes_from_game_to_game(tab_for: TabMaker, transact
     expect(alice).to_have_url(re.compile(r"/games/$"))
     expect(alice.locator(".messages")).to_contain_text("No game is waiting for you.")
     assert Game.objects.get(pk=second.pk).actions.filter(kind="play").get().notation == "8/4 6/4"
+
+
+def test_a_correspondence_roll_reaches_the_waiting_page_with_the_time_left_afresh(
+        tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
+    """The opponent's roll in a correspondence game comes as its parts (the dice, the prompt, the
+    match ID and the time left, which the roll started afresh: backgammon/game_region.pushed_roll),
+    put in by static/js/live.js without a request."""
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    game = start_game(who.alice, who.bob, "BP", match_length=5)  # alice won the opening roll
+    game = act(game, who.alice, Action.play(((8, 5), (6, 5))))  # bob to roll, or to double
+    # Bob rolls five hours into the three days her move gave him.
+    Game.objects.filter(pk=game.pk).update(deadline=F("deadline") - timedelta(hours=5))
+    alice = tab_for(390, who.alice, height=844)
+    alice.goto(f"/games/{game.pk}/")
+    expect(alice.locator("body")).to_have_attribute("data-live", "push", timeout=POLLED)
+    expect(alice.locator("#time-left")).to_have_text("2 days 18 hours left")
+    alice.evaluate("window.stillTheSamePage = true")
+    asked: list[str] = []
+    alice.on("request", lambda request: asked.append(request.url))
+
+    act(game, who.bob, roll_request())
+    expect(alice.locator(".game__prompt")).to_have_text("Waiting for bob to move.", timeout=POLLED)
+    expect(alice.locator("#board-dice-theirs use.die-theirs")).to_have_count(2)
+    expect(alice.locator("#game")).to_have_class(re.compile("game--move"))
+    expect(alice.locator("#time-left")).to_have_text("2 days 23 hours left")
+    assert [url for url in asked if f"/games/{game.pk}/" in url] == []
+    assert alice.evaluate("window.stillTheSamePage") is True
+    screenshot(alice, "live-5-correspondence-roll-pushed")
