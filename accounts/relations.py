@@ -8,6 +8,7 @@ who cannot do it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -21,6 +22,7 @@ __all__ = [
     "buddy_ids",
     "either_ignores",
     "ignore_wall_ids",
+    "ignore_walls",
     "relation_of",
     "relation_remove",
     "relation_set",
@@ -86,8 +88,20 @@ def buddy_ids(user: Any) -> set[int]:
 
 def ignore_wall_ids(user: Any) -> set[int]:
     """The ids of the players ``user`` ignores or is ignored by: hidden from each other."""
-    rows = Relation.objects.filter(kind=Kind.IGNORE).filter(Q(owner=user) | Q(other=user))
-    return {other if owner == user.pk else owner for owner, other in rows.values_list("owner_id", "other_id")}
+    return ignore_walls([user.pk])[user.pk]
+
+
+def ignore_walls(user_ids: Iterable[int]) -> dict[int, set[int]]:
+    """``ignore_wall_ids`` of each of several players, in one query."""
+    ids = set(user_ids)
+    walls: dict[int, set[int]] = {user_id: set() for user_id in ids}
+    rows = Relation.objects.filter(kind=Kind.IGNORE).filter(Q(owner_id__in=ids) | Q(other_id__in=ids))
+    for owner, other in rows.values_list("owner_id", "other_id"):
+        if owner in walls:
+            walls[owner].add(other)
+        if other in walls:
+            walls[other].add(owner)
+    return walls
 
 
 def walled_off_from(user: Any, other_field: str) -> Exists:

@@ -29,16 +29,16 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Q, QuerySet, When
 
 from accounts.presence import here_now, mark_seen
-from accounts.relations import ignore_wall_ids
+from accounts.relations import ignore_walls
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import LIVE_PRESETS, TimeControl
 from backgammon.models import TIME_LIMITS, AutoMatchRequest, Game
 
 from .challenges import DEFAULT_MATCH_LENGTHS, game_create
-from .game_limit import game_limit_check, lock_players, players_at_limit
+from .game_limit import lock_players, players_at_limit
 from .ratings_source import ratings_in
 from .refusals import ChallengeRejected, Refusal
 
@@ -62,11 +62,9 @@ Rated = AutoMatchRequest.Rated
 
 def auto_match_of(user: Any) -> AutoMatchRequest | None:
     """The player's open request, else their latest one (to show the games it started)."""
+    open_first = Case(When(status=AutoMatchRequest.Status.OPEN, then=0), default=1)
     mine = AutoMatchRequest.objects.filter(player=user).prefetch_related("games__black", "games__white")
-    return (
-        mine.filter(status=AutoMatchRequest.Status.OPEN).first()
-        or mine.order_by("-created_at", "-pk").first()
-    )
+    return mine.order_by(open_first, "-created_at", "-pk").first()
 
 
 def _checked_live(live_presets: list[str], live_clocks: list[TimeControl], live_any: bool) -> dict[str, Any]:
@@ -132,12 +130,13 @@ def auto_match_set(
                     .filter(player=player, status=AutoMatchRequest.Status.OPEN)
                     .first()
                 )
+                is_new = request is None
                 if request is None:
                     request = AutoMatchRequest(player=player)
                 for field, value in wish.items():
                     setattr(request, field, value)
                 request.save()
-                if request.games.count() >= request.max_games:
+                if not is_new and request.games.count() >= request.max_games:
                     request.status = AutoMatchRequest.Status.FILLED
                     request.save(update_fields=["status", "updated_at"])
             break
@@ -241,12 +240,20 @@ def auto_match_pair() -> list[Game]:
         requests = _without_absent_live(requests)
         if len(requests) < 2:
             return []
-        candidates = _candidates(requests)
+        games_started, played = _games_so_far(requests)
+        candidates = _candidates(requests, played)
         started: list[Game] = []
-        remaining = {r.pk: r.max_games - r.games.count() for r in requests}
+        remaining = {r.pk: r.max_games - games_started.get(r.pk, 0) for r in requests}
         full = players_at_limit(r.player_id for r in requests)
+        recount: set[int] = set()  # players who started a game since ``full`` counted them
         for _distance, _age, a, b, terms in candidates:
-            if remaining[a.pk] <= 0 or remaining[b.pk] <= 0 or a.player_id in full or b.player_id in full:
+            if remaining[a.pk] <= 0 or remaining[b.pk] <= 0:
+                continue
+            stale = recount & {a.player_id, b.player_id}
+            if stale:
+                full |= players_at_limit(stale)
+                recount -= stale
+            if a.player_id in full or b.player_id in full:
                 continue
             game = _start(a, b, terms)
             if game is None:
@@ -258,7 +265,7 @@ def auto_match_pair() -> list[Game]:
                 if remaining[request.pk] <= 0:
                     request.status = AutoMatchRequest.Status.FILLED
                     request.save(update_fields=["status", "updated_at"])
-            full |= players_at_limit([a.player_id, b.player_id])
+            recount |= {a.player_id, b.player_id}
         return started
 
 
@@ -277,10 +284,12 @@ def _without_absent_live(requests: list[AutoMatchRequest]) -> list[AutoMatchRequ
     return [r for r in requests if not r.is_live or r.player_id in free]
 
 
-def _candidates(requests: list[AutoMatchRequest]) -> list[tuple[float, int, AutoMatchRequest, AutoMatchRequest, _Terms]]:
-    """Every compatible pair with its rating distance, closest first (then the oldest requests)."""
-    walls = {r.player_id: ignore_wall_ids(r.player) for r in requests}
-    played = _already_paired(requests)
+def _candidates(
+    requests: list[AutoMatchRequest], played: set[frozenset[int]]
+) -> list[tuple[float, int, AutoMatchRequest, AutoMatchRequest, _Terms]]:
+    """Every compatible pair with its rating distance, closest first (then the oldest requests);
+    ``played``: pairs of players these requests already started a game between."""
+    walls = ignore_walls(r.player_id for r in requests)
     pairs = []
     for i, a in enumerate(requests):
         for b in requests[i + 1:]:
@@ -304,21 +313,28 @@ def _candidates(requests: list[AutoMatchRequest]) -> list[tuple[float, int, Auto
     return ranked
 
 
-def _already_paired(requests: list[AutoMatchRequest]) -> set[frozenset[int]]:
-    """Pairs of players that one of these requests already started a game between."""
+def _games_so_far(requests: list[AutoMatchRequest]) -> tuple[dict[int, int], set[frozenset[int]]]:
+    """How many games each request started, and the pairs of players they started them between."""
     through = AutoMatchRequest.games.through
     rows = through.objects.filter(automatchrequest_id__in=[r.pk for r in requests]).values_list(
-        "game__black_id", "game__white_id"
+        "automatchrequest_id", "game__black_id", "game__white_id"
     )
-    return {frozenset(row) for row in rows}
+    counts: dict[int, int] = {}
+    pairs: set[frozenset[int]] = set()
+    for request_id, black_id, white_id in rows:
+        counts[request_id] = counts.get(request_id, 0) + 1
+        pairs.add(frozenset((black_id, white_id)))
+    return counts, pairs
 
 
 def _start(a: AutoMatchRequest, b: AutoMatchRequest, terms: _Terms) -> Game | None:
     try:
         with transaction.atomic():
             lock_players(a.player, b.player)
-            game_limit_check(a.player)
-            game_limit_check(b.player)
+            # Counted again under the players' locks: a game either started meanwhile counts.
+            if players_at_limit([a.player_id, b.player_id]):
+                logger.info("Auto-match: %s and %s not paired: a game limit was reached", a.player, b.player)
+                return None
             game = game_create(
                 black=a.player,  # the older request's player is Black
                 white=b.player,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -191,10 +192,6 @@ def auto_match(request: HttpRequest) -> HttpResponse:
     """My auto-match request (make or change it) and the games it started. A live request's
     game opens at once: the POST that pairs it goes there, and the page of a player still
     waiting asks every few seconds (``known``: the games it had) and is sent there."""
-    current = auto_match_of(request.user)
-    htmx = getattr(request, "htmx", None)
-    if request.method == "GET" and htmx and "known" in request.GET:
-        return _live_wait_answer(request, current)
     if request.method == "POST":
         form = AutoMatchForm(request.POST)
         status = 400
@@ -203,18 +200,24 @@ def auto_match(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, LOBBY_TOO_FAST)
                 status = 429
             else:
-                known = _game_ids(current) if current is not None and current.status == "open" else set()
+                known = _open_request_game_ids(request.user)
                 try:
                     made = auto_match_set(player=request.user, **form.service_arguments())
                 except ChallengeRejected as refusal:
                     form.add_error(None, _sentence(refusal.message))
                 else:
-                    started = _game_ids(made) - known
+                    games = _game_ids(made)
+                    started = games - known
                     if made.is_live and started:
-                        return redirect(game_url(made.games.get(pk=max(started))))
-                    messages.success(request, _saved_sentence(made.games.count(), made.max_games, live=made.is_live))
+                        return redirect("backgammon:game", max(started))
+                    messages.success(request, _saved_sentence(len(games), made.max_games, live=made.is_live))
                     return redirect("backgammon:auto_match")
+        current = auto_match_of(request.user)
         return render(request, "backgammon/auto_match.html", {"form": form, "current": current}, status=status)
+    current = auto_match_of(request.user)
+    htmx = getattr(request, "htmx", None)
+    if htmx and "known" in request.GET:
+        return _live_wait_answer(request, current)
     if current is not None and current.status == AutoMatchRequest.Status.OPEN:
         # Changing a request starts from what it asks now.
         form = AutoMatchForm(initial={
@@ -233,6 +236,14 @@ def _game_ids(found: AutoMatchRequest) -> set[int]:
     return set(found.games.values_list("pk", flat=True))
 
 
+def _open_request_game_ids(player: Any) -> set[int]:
+    """The games the player's open request started already (none when nothing is open)."""
+    through = AutoMatchRequest.games.through
+    return set(through.objects.filter(
+        automatchrequest__player=player, automatchrequest__status=AutoMatchRequest.Status.OPEN
+    ).values_list("game_id", flat=True))
+
+
 def _live_wait_answer(request: HttpRequest, current: AutoMatchRequest | None) -> HttpResponse:
     """A waiting live request's poll: off to the game it started since the page was drawn, or
     nothing to change (204), or stop asking once the request is no longer a waiting live one."""
@@ -242,9 +253,9 @@ def _live_wait_answer(request: HttpRequest, current: AutoMatchRequest | None) ->
         return HttpResponse("known is a count of games", status=400)
     if current is None or not current.is_live:
         return HttpResponseStopPolling()
-    games = current.games.order_by("-pk")
+    games = current.games.all()  # prefetched by auto_match_of
     if len(games) > known:
-        return HttpResponseClientRedirect(game_url(games[0]))
+        return HttpResponseClientRedirect(game_url(max(games, key=lambda game: game.pk)))
     if current.status != AutoMatchRequest.Status.OPEN:
         return HttpResponseStopPolling()
     return HttpResponse(status=204)

@@ -8,11 +8,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from gamebuilder import fast_passwords  # noqa: F401
 
 from accounts.relations import relation_set
+from backgammon.engine import VARIANTS
 from backgammon.models import AutoMatchRequest, Game
 from backgammon.services import (
     ChallengeRejected,
@@ -135,6 +138,21 @@ def test_pairing_twice_changes_nothing(alice: Any, bob: Any, charlie: Any) -> No
     assert Game.objects.count() == 1
     assert auto_match_pair() == [] and auto_match_pair() == []
     assert Game.objects.count() == 1
+
+
+def test_pairing_asks_the_database_as_often_for_many_waiting_requests_as_for_two(make_user: Any) -> None:
+    # The worker tick pairs every open request at once: their games so far, ignore walls and
+    # game limits are read for all of them together, never request by request.
+    def queries_to_pair(variants: list[str]) -> int:
+        AutoMatchRequest.objects.all().delete()
+        for index, variant in enumerate(variants):  # one variant each: nothing pairs
+            player = make_user(f"waiting{len(variants)}x{index}")
+            AutoMatchRequest.objects.create(player=player, variants=[variant], time_limits=[86400], rated="unrated")
+        with CaptureQueriesContext(connection) as asked:
+            assert auto_match_pair() == []
+        return len(asked.captured_queries)
+
+    assert queries_to_pair(list(VARIANTS)[:2]) == queries_to_pair(list(VARIANTS)[:6])
 
 
 def test_the_worker_tick_pairs_what_was_missed(alice: Any, bob: Any) -> None:
