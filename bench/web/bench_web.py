@@ -11,9 +11,9 @@
    deploy/gunicorn.conf.py, one uvicorn worker per core with two page threads each, on the ASGI application, so open pages wait on
    their /live/ stream; BENCH_PUSH=0 makes the players poll instead) and the task worker, with DEBUG off and the production settings, and a private Redis for the cache
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
-   BENCH_STREAM_SERVERS=N (default 0: the app servers hold the streams too) starts a second
-   group of N processes, the same application, for the pages' /live/ streams alone, as nginx
-   routes them when a deployment gives the streams servers of their own (README, "Deploying").
+   BENCH_STREAM_SERVERS=N (default 1) starts a second group of N processes, the same
+   application, for the pages' /live/ streams alone, as deploy/ does (gammon-live.service, and
+   nginx sending /live/ there); 0: the app servers hold the streams too.
 3. Measures, with locust headless (bench/web/locustfile.py):
    - first, once the seeded tables are vacuumed and the machine is calm, each request's server
      time, on the wire and in the app (its Server-Timing header): one client, one request at a
@@ -289,7 +289,7 @@ def _settle() -> None:
 # request than through TCP on the loopback. BENCH_SOCKETS=0: TCP, as DATABASE_URL says.
 SOCKETS = os.environ.get("BENCH_SOCKETS", "1") == "1"
 # Processes of a second server group for the /live/ streams alone (0: the app servers hold them).
-STREAM_SERVERS = int(os.environ.get("BENCH_STREAM_SERVERS", "0"))
+STREAM_SERVERS = int(os.environ.get("BENCH_STREAM_SERVERS", "1"))
 POSTGRES_SOCKET_FOLDERS = ("/var/run/postgresql", "/tmp")
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,3 +50,41 @@ def test_each_app_worker_lets_a_waiting_thread_in_after_a_millisecond(monkeypatc
                 runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     finally:
         sys.setswitchinterval(before)
+
+
+def _unit_defaults(unit: str) -> dict[str, str]:
+    found = re.search(r"^Environment=(.*)$", unit, re.MULTILINE)
+    assert found is not None
+    return dict(pair.split("=", 1) for pair in found.group(1).split())
+
+
+def test_nginx_sends_the_pages_streams_to_the_stream_server_unit() -> None:
+    unit = (DEPLOY / "systemd" / "gammon-live.service").read_text()
+    bind = _unit_defaults(unit)["STREAM_BIND"]
+    conf = (DEPLOY / "nginx" / "gammon.conf").read_text()
+    upstream = re.search(r"^upstream gammon_live \{(.*?)\n\}", conf, re.DOTALL | re.MULTILINE)
+    assert upstream is not None and re.search(rf"^\s*server {re.escape(bind)}[ ;]", upstream.group(1), re.MULTILINE)
+    app = re.search(r"^upstream gammon_app \{(.*?)\n\}", conf, re.DOTALL | re.MULTILINE)
+    assert app is not None and bind not in app.group(1)
+    location = re.search(r"^    location /live/ \{(.*?)\n    \}", conf, re.DOTALL | re.MULTILINE)
+    assert location is not None
+    for line in ("proxy_pass http://gammon_live;", "proxy_buffering off;", "proxy_read_timeout 1h;"):
+        assert line in location.group(1)
+
+
+def test_the_stream_server_unit_listens_apart_whatever_the_app_servers_environment_says() -> None:
+    # Both units read /etc/gammon/env, which sets GUNICORN_BIND and WEB_CONCURRENCY for the app
+    # servers: the stream server's own command line must win over deploy/gunicorn.conf.py.
+    unit = (DEPLOY / "systemd" / "gammon-live.service").read_text()
+    command = re.search(r"^ExecStart=(.*)$", unit, re.MULTILINE)
+    assert command is not None
+    defaults = _unit_defaults(unit)
+    words = [re.sub(r"\$\{(\w+)\}", lambda name: defaults[name.group(1)], word) for word in command.group(1).split()]
+    assert words[0] == "/srv/gammon/app/.venv/bin/gunicorn"
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    app_environment = {**os.environ, "GUNICORN_BIND": "127.0.0.1:8000", "WEB_CONCURRENCY": "5"}
+    printed = subprocess.run([str(gunicorn), *words[1:], "--print-config"], cwd=DEPLOY.parent, env=app_environment,
+                             capture_output=True, text=True, timeout=60, check=True).stdout
+    settings = dict(re.findall(r"^(\w+)\s+= (.*)$", printed, re.MULTILINE))
+    assert settings["bind"] == repr([defaults["STREAM_BIND"]]) and settings["workers"] == defaults["STREAM_CONCURRENCY"]
+    assert settings["worker_class"] == "uvicorn_worker.UvicornWorker"
