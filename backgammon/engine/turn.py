@@ -83,13 +83,27 @@ class _Clicks:
 
     def offers(self, state: State, remaining: tuple[int, ...]) -> dict[int, tuple[int, int]]:
         """Origin -> (die, destination) that a click on that origin plays now."""
-        offers: dict[int, tuple[int, int]] = {}
+        return {origin: (die, destination) for origin, (die, destination, _, _) in self.leads(state, remaining).items()}
+
+    def leads(self, state: State,
+              remaining: tuple[int, ...]) -> dict[int, tuple[int, int, State, tuple[int, ...]]]:
+        """Origin -> (die, destination, the state after, the dice left) of what a click on that
+        origin plays now."""
+        leads: dict[int, tuple[int, int, State, tuple[int, ...]]] = {}
         for die in dict.fromkeys(remaining):
+            rest = _without(remaining, die)
             for next_state, raw in self.steps(state, die):
-                if raw[0] not in offers and self.completable(next_state, _without(remaining, die)):
-                    used = self.die_for(state, remaining, raw)
-                    offers[raw[0]] = (used[0] if used else die, raw[1])
-        return offers
+                if raw[0] in leads or not self.completable(next_state, rest):
+                    continue
+                if raw[0] - raw[1] == die:  # the die's exact distance: no other die plays this step
+                    leads[raw[0]] = (die, raw[1], next_state, rest)
+                    continue
+                used = self.die_for(state, remaining, raw)  # a bear-off another die may play too
+                if used is None:
+                    leads[raw[0]] = (die, raw[1], next_state, rest)
+                else:
+                    leads[raw[0]] = (used[0], raw[1], used[1], _without(remaining, used[0]))
+        return leads
 
     def die_for(self, state: State, remaining: tuple[int, ...],
                 raw: tuple[int, int, bool]) -> tuple[int, State] | None:
@@ -300,10 +314,8 @@ def click_map(position: Position, dice: tuple[int, int]) -> ClickMap:
         index = found[key] = len(nodes)
         nodes.append(None)
         leads: dict[int, tuple[int, int, int]] = {}
-        for origin, (die, destination) in clicks.offers(state, remaining).items():
-            extended = clicks.extend(state, remaining, origin, die)
-            if extended is not None:
-                leads[origin] = (die, destination, visit(extended[1], extended[2], made + 1))
+        for origin, (die, destination, after, rest) in clicks.leads(state, remaining).items():
+            leads[origin] = (die, destination, visit(after, rest, made + 1))
         nodes[index] = ClickNode(clicks.complete(state, remaining, made), leads, remaining)
         return index
 
