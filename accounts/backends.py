@@ -13,9 +13,14 @@ from gamesite.kept import ask_together, asked_with_the_signed_in_user, keep, kep
 
 __all__ = ["CaseInsensitiveModelBackend", "kept_user", "kept_users", "signed_in_user_key"]
 
-# The signed-in user is read on every request; a minute at most, forgotten when the user or
-# their profile is saved (accounts/signals.py), so a password change or a deactivation counts at once.
-SIGNED_IN_USER_SECONDS = 60
+# The signed-in user is read on every request; kept two and a half minutes at most, forgotten
+# when the user or their profile is saved (accounts/signals.py), so a password change or a
+# deactivation counts at once. What only ages is the profile's last_seen (marked every
+# SEEN_EVERY, a minute, with an update that does not forget): at most three and a half minutes
+# behind, under NOTICE_ONLINE_MINUTES (5), so a player on the site is never taken for away
+# (notices/sending.py). Each keep is a query: at `make bench-web`'s 1,000 players, a minute's
+# keeping cost 3.6% of the app servers' CPU.
+SIGNED_IN_USER_SECONDS = 150
 
 
 def signed_in_user_key(user_id: Any) -> str:

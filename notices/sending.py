@@ -93,7 +93,7 @@ def may_get_your_turn_mail(user_id: int) -> bool:
     for every request (no query): not for a bot or an account without an address, nor while they
     are on the site. The task decides for good (notify_your_turn); this only spares the queue
     and the worker the turns that could never send one, most of them on a busy site.
-    A kept profile is at most a minute old, and its last_seen only earlier than the truth, so a
+    A kept profile is at most 150 s old, and its last_seen only earlier than the truth, so a
     player it shows away may still be here: the task is queued, and it checks."""
     from accounts.backends import CaseInsensitiveModelBackend
 

@@ -452,3 +452,14 @@ def test_a_real_worker_sends_the_notice_the_move_queued(
     turn_task = DBTaskResult.objects.filter(task_path="notices.tasks.send_your_turn_notice").latest("enqueued_at")
     wait_for(lambda: DBTaskResult.objects.get(pk=turn_task.pk).status == "SUCCESSFUL")
     assert not SentNotice.objects.filter(user=alice, kind="your_turn").exists()
+
+
+def test_a_player_on_the_site_is_never_taken_for_away_by_the_kept_signed_in_user() -> None:
+    # The queueing judges from the kept user, whose last_seen ages by up to the keeping time on
+    # top of the marking interval: together they stay inside the "on the site" window.
+    from django.conf import settings
+
+    from accounts.backends import SIGNED_IN_USER_SECONDS
+    from accounts.presence import SEEN_EVERY
+
+    assert SEEN_EVERY.total_seconds() + SIGNED_IN_USER_SECONDS < settings.NOTICE_ONLINE_MINUTES * 60
