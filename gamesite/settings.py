@@ -187,9 +187,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # round trip only when it has something to say), so after a database restart the pool
     # replaces what broke. 0 turns the pool off. Mind
     # PostgreSQL's max_connections: web processes × this, plus the workers (README, Deploying).
-    # Sized for the WEB_THREADS (2) that serve pages in each process (and check the live
+    # Sized for the WEB_THREADS (3) that serve pages in each process (and check the live
     # streams, which then hold none), plus two spare.
-    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 4)
+    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", env_int("WEB_THREADS", 3) + 2)
     if DATABASE_POOL_SIZE > 0 and DATABASES["default"]["CONN_MAX_AGE"] == 0:
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": 1,
