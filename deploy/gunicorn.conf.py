@@ -20,7 +20,7 @@ serves every machine:
 - GUNICORN_MAX_REQUESTS: requests after which a worker is replaced (a guard against slow leaks),
   default 200,000, give or take a tenth; 0 never replaces them.
 - GUNICORN_SWITCH_INTERVAL_MS: Python's switch interval in each worker, default 1 (below).
-- WEB_THREADS (read by gamesite/asgi.py): threads per process serving the pages, default 3
+- WEB_THREADS (settings, used by gamesite/asgi.py): threads per process serving the pages, default 3
   (one works while the others wait on the database or Redis, and a short request need not wait
   for a long one to end; beyond that they only take turns on the interpreter: scale with
   processes); DATABASE_POOL_SIZE (settings, default WEB_THREADS + 2) keeps that many connections

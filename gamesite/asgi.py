@@ -31,9 +31,8 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gamesite.settings")
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
-
-from gamesite.env import env_int
 
 django_pages = get_wsgi_application()  # sets Django up, so the modules below can be imported
 
@@ -44,7 +43,7 @@ from gamesite.page_threads import PageThreads
 
 # What a page thread runs: Django's WSGI handler, what it tells others told after its answer.
 page_door = answering_pages(answers_once_per_request(django_pages))
-pages = PageThreads(page_door, workers=env_int("WEB_THREADS", 3))
+pages = PageThreads(page_door, workers=settings.WEB_THREADS)
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]

@@ -163,6 +163,9 @@ TEMPLATES = [
     },
 ]
 
+# Threads per app-server process that serve the pages (gamesite/asgi.py, which says why three).
+WEB_THREADS = env_int("WEB_THREADS", 3)
+
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
@@ -187,9 +190,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # round trip only when it has something to say), so after a database restart the pool
     # replaces what broke. 0 turns the pool off. Mind
     # PostgreSQL's max_connections: web processes × this, plus the workers (README, Deploying).
-    # Sized for the WEB_THREADS (3) that serve pages in each process (and check the live
-    # streams, which then hold none), plus two spare.
-    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", env_int("WEB_THREADS", 3) + 2)
+    # Sized for the WEB_THREADS that serve pages in each process (and check the live streams,
+    # which then hold none), plus two spare.
+    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", WEB_THREADS + 2)
     if DATABASE_POOL_SIZE > 0 and DATABASES["default"]["CONN_MAX_AGE"] == 0:
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": 1,
