@@ -4,7 +4,13 @@ notifies after commit. Views, the admin, tasks and commands all come through her
 Refusals raise a ``Rejected`` subclass whose ``message`` a player can read; nothing is changed.
 """
 
-from .auto_match import auto_match_cancel, auto_match_of, auto_match_pair, auto_match_set
+from .auto_match import (
+    auto_match_cancel,
+    auto_match_of,
+    auto_match_open_game_ids,
+    auto_match_pair,
+    auto_match_set,
+)
 from .challenges import (
     CHALLENGE_MESSAGE_MAX,
     DEFAULT_MATCH_LENGTHS,
@@ -46,6 +52,7 @@ __all__ = [
     "Rejected",
     "auto_match_cancel",
     "auto_match_of",
+    "auto_match_open_game_ids",
     "auto_match_pair",
     "auto_match_set",
     "challenge_accept",

@@ -46,6 +46,7 @@ __all__ = [
     "MAX_AUTO_MATCH_GAMES",
     "auto_match_cancel",
     "auto_match_of",
+    "auto_match_open_game_ids",
     "auto_match_pair",
     "auto_match_set",
 ]
@@ -65,6 +66,14 @@ def auto_match_of(user: Any) -> AutoMatchRequest | None:
     open_first = Case(When(status=AutoMatchRequest.Status.OPEN, then=0), default=1)
     mine = AutoMatchRequest.objects.filter(player=user).prefetch_related("games__black", "games__white")
     return mine.order_by(open_first, "-created_at", "-pk").first()
+
+
+def auto_match_open_game_ids(user: Any) -> set[int]:
+    """The games the player's open request started already (none when nothing is open)."""
+    through = AutoMatchRequest.games.through
+    return set(through.objects.filter(
+        automatchrequest__player=user, automatchrequest__status=AutoMatchRequest.Status.OPEN
+    ).values_list("game_id", flat=True))
 
 
 def _checked_live(live_presets: list[str], live_clocks: list[TimeControl], live_any: bool) -> dict[str, Any]:

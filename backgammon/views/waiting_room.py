@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,6 +25,7 @@ from backgammon.services import (
     OpenChallengeFilters,
     auto_match_cancel,
     auto_match_of,
+    auto_match_open_game_ids,
     auto_match_set,
     open_challenge_create,
     open_challenge_join,
@@ -200,7 +200,7 @@ def auto_match(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, LOBBY_TOO_FAST)
                 status = 429
             else:
-                known = _open_request_game_ids(request.user)
+                known = auto_match_open_game_ids(request.user)
                 try:
                     made = auto_match_set(player=request.user, **form.service_arguments())
                 except ChallengeRejected as refusal:
@@ -234,14 +234,6 @@ def auto_match(request: HttpRequest) -> HttpResponse:
 
 def _game_ids(found: AutoMatchRequest) -> set[int]:
     return set(found.games.values_list("pk", flat=True))
-
-
-def _open_request_game_ids(player: Any) -> set[int]:
-    """The games the player's open request started already (none when nothing is open)."""
-    through = AutoMatchRequest.games.through
-    return set(through.objects.filter(
-        automatchrequest__player=player, automatchrequest__status=AutoMatchRequest.Status.OPEN
-    ).values_list("game_id", flat=True))
 
 
 def _live_wait_answer(request: HttpRequest, current: AutoMatchRequest | None) -> HttpResponse:
