@@ -112,6 +112,31 @@ def test_the_replay_the_tutorial_and_the_analysis_board_fit_every_screen(tab_for
             check_fit(tab, f"{where} {width}x{height}", buttons_expected=False, game_page=False)
 
 
+def test_a_long_forms_button_is_on_the_first_screen(tab_for: TabMaker, transactional_db: None,
+                                                   screenshot: Shot) -> None:
+    """New game and Auto-Match are long forms: their button stays in the window while the fields
+    scroll by, at every size, and pressing it there sends the form."""
+    alice = cast().alice
+    tab = tab_for(SIZES[0][0], alice, SIZES[0][1])
+    for width, height in SIZES:
+        tab.set_viewport_size({"width": width, "height": height})
+        for where, url, name in (("new game", "/games/new/", "Send challenge"),
+                                 ("auto-match", "/games/auto-match/", "Find me games")):
+            tab.goto(url)
+            button = tab.get_by_role("button", name=name)
+            box = button.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (where, width, height, box)
+            if SHOTS:
+                screenshot(tab, f"fit-{where}-{width}x{height}")
+    tab.set_viewport_size({"width": 360, "height": 640})
+    tab.goto("/games/new/")
+    tab.get_by_role("button", name="Send challenge").click()  # nothing covers it: the form is sent
+    expect(tab.locator(".errorlist").first).to_be_visible()  # and says the opponent is missing
+    tab.goto("/games/auto-match/")
+    tab.get_by_role("button", name="Find me games").click()
+    expect(tab.get_by_role("button", name="Cancel request")).to_be_visible()
+
+
 def test_the_phone_header_is_one_bar_and_its_menus_one_sheet(tab_for: TabMaker, transactional_db: None,
                                                              monkeypatch: pytest.MonkeyPatch, screenshot: Shot) -> None:
     scene = opening(cast(), monkeypatch)
