@@ -114,14 +114,16 @@ def test_the_replay_the_tutorial_and_the_analysis_board_fit_every_screen(tab_for
 
 def test_a_long_forms_button_is_on_the_first_screen(tab_for: TabMaker, transactional_db: None,
                                                    screenshot: Shot) -> None:
-    """New game and Auto-Match are long forms: their button stays in the window while the fields
-    scroll by, at every size, and pressing it there sends the form."""
+    """New game, Auto-Match, the notice settings and a new message are long forms (on a phone): their
+    button stays in the window while the fields scroll by, at every size, and pressing it there
+    sends the form."""
     alice = cast().alice
     tab = tab_for(SIZES[0][0], alice, SIZES[0][1])
     for width, height in SIZES:
         tab.set_viewport_size({"width": width, "height": height})
         for where, url, name in (("new game", "/games/new/", "Send challenge"),
-                                 ("auto-match", "/games/auto-match/", "Find me games")):
+                                 ("auto-match", "/games/auto-match/", "Find me games"),
+                                 ("notice settings", "/notices/settings/", "Save"), ("message", "/messages/new/", "Send")):
             tab.goto(url)
             button = tab.get_by_role("button", name=name)
             box = button.bounding_box()
