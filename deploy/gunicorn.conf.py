@@ -20,6 +20,10 @@ serves every machine:
 - GUNICORN_MAX_REQUESTS: requests after which a worker is replaced (a guard against slow leaks),
   default 200,000, give or take a tenth; 0 never replaces them.
 - GUNICORN_SWITCH_INTERVAL_MS: Python's switch interval in each worker, default 1 (below).
+- GUNICORN_HEAP_FREEZE: "1" (default) sets each worker's loaded heap aside from the garbage
+  collector, at start and again GUNICORN_HEAP_FREEZE_AGAIN_S (default 60) seconds later, once
+  its first requests have loaded what they use (gamesite/heap.py says why); "0" leaves Python's
+  collector as it is.
 - WEB_THREADS (settings, used by gamesite/asgi.py): threads per process serving the pages, default 3
   (one works while the others wait on the database or Redis, and a short request need not wait
   for a long one to end; beyond that they only take turns on the interpreter: scale with
@@ -72,8 +76,14 @@ except ValueError:
     switch_interval_ms = 0.0
 if not 0 < switch_interval_ms <= 100:
     raise ValueError(f"GUNICORN_SWITCH_INTERVAL_MS must be above 0 and at most 100, not {_switch_text!r}")
+heap_freeze = os.environ.get("GUNICORN_HEAP_FREEZE", "1") == "1"
+heap_freeze_again_s = float(os.environ.get("GUNICORN_HEAP_FREEZE_AGAIN_S", "60"))
 
 
 def post_worker_init(worker: Any) -> None:
     """In each worker once it has loaded the application (gunicorn's hook)."""
     sys.setswitchinterval(switch_interval_ms / 1000)
+    if heap_freeze:
+        from gamesite.heap import settle_heap
+
+        settle_heap(again_after_s=heap_freeze_again_s)

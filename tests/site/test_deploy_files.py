@@ -38,6 +38,7 @@ def test_each_app_worker_lets_a_waiting_thread_in_after_a_millisecond(monkeypatc
     import sys
 
     before = sys.getswitchinterval()
+    monkeypatch.setenv("GUNICORN_HEAP_FREEZE", "0")  # not the test process's heap (test below)
     try:
         runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["post_worker_init"](None)
         assert sys.getswitchinterval() == pytest.approx(0.001)
@@ -50,6 +51,35 @@ def test_each_app_worker_lets_a_waiting_thread_in_after_a_millisecond(monkeypatc
                 runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     finally:
         sys.setswitchinterval(before)
+
+
+_HEAP_PROBE = """
+import gc, json, runpy, sys, time
+conf = runpy.run_path(sys.argv[1])
+conf["post_worker_init"](None)
+at_start = gc.get_freeze_count()
+loaded_later = [[n] for n in range(50_000)]  # what a worker's first requests import and compile
+time.sleep(1.5)
+print(json.dumps({"at_start": at_start, "later": gc.get_freeze_count(), "young": gc.get_threshold()[0]}))
+"""
+
+
+@pytest.mark.parametrize("freeze", ["1", "0"])
+def test_each_app_worker_sets_its_loaded_heap_aside_from_the_collector_twice(freeze: str) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GUNICORN_HEAP_FREEZE": freeze, "GUNICORN_HEAP_FREEZE_AGAIN_S": "0.5"}
+    found = json.loads(subprocess.run([sys.executable, "-c", _HEAP_PROBE, str(DEPLOY / "gunicorn.conf.py")],
+                                      env=env, capture_output=True, text=True, check=True).stdout)
+    if freeze == "0":
+        assert found == {"at_start": 0, "later": 0, "young": 700}
+    else:
+        assert found["at_start"] > 1000
+        assert found["later"] > found["at_start"] + 50_000
+        assert found["young"] == 7000
 
 
 def _unit_defaults(unit: str) -> dict[str, str]:
