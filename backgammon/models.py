@@ -319,7 +319,8 @@ class Game(models.Model):
         from backgammon.engine.actions import Action
         from backgammon.engine.match import replay
 
-        logged = (
+        # A new game (nothing logged yet: every game_create) need not ask the database.
+        logged = [] if self.action_count == 0 else (
             self.actions.filter(number__lte=self.action_count)
             .order_by("number")
             .values_list("data", flat=True)

@@ -30,6 +30,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Q, QuerySet, When
+from django.utils import timezone
 
 from accounts.presence import here_now, mark_seen
 from accounts.relations import ignore_walls
@@ -255,6 +256,7 @@ def auto_match_pair() -> list[Game]:
         remaining = {r.pk: r.max_games - games_started.get(r.pk, 0) for r in requests}
         full = players_at_limit(r.player_id for r in requests)
         recount: set[int] = set()  # players who started a game since ``full`` counted them
+        filled: list[int] = []
         for _distance, _age, a, b, terms in candidates:
             if remaining[a.pk] <= 0 or remaining[b.pk] <= 0:
                 continue
@@ -273,8 +275,11 @@ def auto_match_pair() -> list[Game]:
                 remaining[request.pk] -= 1
                 if remaining[request.pk] <= 0:
                     request.status = AutoMatchRequest.Status.FILLED
-                    request.save(update_fields=["status", "updated_at"])
+                    filled.append(request.pk)
             recount |= {a.player_id, b.player_id}
+        if filled:  # one UPDATE for all (both requests of a pair, mostly) rather than one each
+            AutoMatchRequest.objects.filter(pk__in=filled).update(
+                status=AutoMatchRequest.Status.FILLED, updated_at=timezone.now())
         return started
 
 
@@ -355,8 +360,10 @@ def _start(a: AutoMatchRequest, b: AutoMatchRequest, terms: _Terms) -> Game | No
                 counts_toward_limit=True,
                 time_control=terms.time_control,
             )
-            a.games.add(game)
-            b.games.add(game)
+            # One INSERT for both requests' links to their new game: ``games.add`` would look
+            # for an existing link first and insert each on its own (4 queries, not 1).
+            through = AutoMatchRequest.games.through
+            through.objects.bulk_create([through(automatchrequest_id=request.pk, game_id=game.pk) for request in (a, b)])
             return game
     except ChallengeRejected as refusal:
         logger.info("Auto-match: %s and %s not paired: %s", a.player, b.player, refusal.message)

@@ -155,6 +155,21 @@ def test_pairing_asks_the_database_as_often_for_many_waiting_requests_as_for_two
     assert queries_to_pair(list(VARIANTS)[:2]) == queries_to_pair(list(VARIANTS)[:6])
 
 
+def test_a_pass_links_each_game_in_one_insert_and_fills_its_requests_in_one_update(make_user: Any) -> None:
+    # Four requests, two games: one INSERT of both links per game, one UPDATE for all four filled.
+    for index in range(4):
+        player = make_user(f"filling{index}")
+        AutoMatchRequest.objects.create(player=player, variants=["BX"], time_limits=[86400], rated="unrated")
+    with CaptureQueriesContext(connection) as asked:
+        assert len(auto_match_pair()) == 2
+    table = AutoMatchRequest.games.through._meta.db_table
+    statements = [query["sql"] for query in asked.captured_queries]
+    assert sum(sql.startswith(f'INSERT INTO "{table}"') for sql in statements) == 2
+    assert sum(sql.startswith(f'UPDATE "{AutoMatchRequest._meta.db_table}"') for sql in statements) == 1
+    assert set(AutoMatchRequest.objects.values_list("status", flat=True)) == {"filled"}
+    assert AutoMatchRequest.games.through.objects.count() == 4
+
+
 def test_the_worker_tick_pairs_what_was_missed(alice: Any, bob: Any) -> None:
     for player in (alice, bob):  # written without the request's own pairing, as a lost run would
         AutoMatchRequest.objects.create(player=player, variants=["BX"], time_limits=[86400])
