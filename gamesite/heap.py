@@ -10,12 +10,18 @@ run, and for each every request of that worker waited. ``gc.freeze()`` moves wha
 generation the collector never walks: once at start, and again once the first requests have
 imported and compiled what they use (70,000 objects more). A young collection every 7,000 new
 objects rather than 700 lets most of a request's objects die by their counts before any
-collection sees them, so fewer are promoted. With both: 3 full collections a worker in a run, at
-most 81 ms. At three quarters of the live scenario (150 live matches beside 450 correspondence
-players, 98 requests a second), back to back in one hour: the app servers' CPU a request 7.8 ms
-against 9.4, a request's own time in the app p50 14-15 ms against 20-23, the rolls' and moves'
-p95 90-99 ms against 140-150, the pushes' 101-110 against 154-163. At the whole scenario, above
-what the machine could answer either way (125 requests a second), 540-570 against 700-740.
+collection sees them, so fewer are promoted.
+
+Measured with ``gc.callbacks`` in the bench's workers under the live scenario: the collector
+took about 38 ms of each second of a worker's (full collections 17, young ones 21) and about 12
+with both (3 full collections a run, at most 81 ms; young ones every 7,000 objects take longer
+each, up to 50-70 ms, but a tenth as often). That is some 5% of a worker's CPU, and no more
+pauses of 150-310 ms. Whole runs of the scenario vary more than that from hour to hour on this
+shared machine (±15% in CPU a request), so their figures are only indicative: at three quarters
+of the live scenario (150 live matches beside 450 correspondence players, 98 requests a second),
+back to back, 7.8 ms of CPU a request against 9.4 without, and the rolls' and moves' p95 90-99
+ms against 140-150 (but their p99 420-690 against 260-280); the freeze alone, with young
+collections every 700 objects, 10.1 ms and 190 ms in a later hour.
 
 What is frozen is never collected as a cycle (objects freed by their reference counts are freed
 as ever): the second freeze follows a full collection, so only cycles in flight at that moment
