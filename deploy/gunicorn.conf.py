@@ -76,8 +76,17 @@ except ValueError:
     switch_interval_ms = 0.0
 if not 0 < switch_interval_ms <= 100:
     raise ValueError(f"GUNICORN_SWITCH_INTERVAL_MS must be above 0 and at most 100, not {_switch_text!r}")
-heap_freeze = os.environ.get("GUNICORN_HEAP_FREEZE", "1") == "1"
-heap_freeze_again_s = float(os.environ.get("GUNICORN_HEAP_FREEZE_AGAIN_S", "60"))
+_freeze_text = os.environ.get("GUNICORN_HEAP_FREEZE", "1")
+if _freeze_text not in ("0", "1"):
+    raise ValueError(f"GUNICORN_HEAP_FREEZE must be 0 or 1, not {_freeze_text!r}")
+heap_freeze = _freeze_text == "1"
+_again_text = os.environ.get("GUNICORN_HEAP_FREEZE_AGAIN_S", "60")
+try:
+    heap_freeze_again_s = float(_again_text)
+except ValueError:
+    heap_freeze_again_s = -1.0
+if not 0 <= heap_freeze_again_s <= 86400:
+    raise ValueError(f"GUNICORN_HEAP_FREEZE_AGAIN_S must be seconds from 0 to 86400, not {_again_text!r}")
 
 
 def post_worker_init(worker: Any) -> None:

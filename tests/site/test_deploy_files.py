@@ -82,6 +82,20 @@ def test_each_app_worker_sets_its_loaded_heap_aside_from_the_collector_twice(fre
         assert found["young"] == 7000
 
 
+def test_the_heap_freeze_settings_refuse_what_they_cannot_mean(monkeypatch: pytest.MonkeyPatch) -> None:
+    for bad in ("yes", "2", ""):
+        monkeypatch.setenv("GUNICORN_HEAP_FREEZE", bad)
+        with pytest.raises(ValueError, match="GUNICORN_HEAP_FREEZE must be 0 or 1"):
+            runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    monkeypatch.setenv("GUNICORN_HEAP_FREEZE", "1")
+    for bad in ("soon", "-1", "nan", "1e9"):
+        monkeypatch.setenv("GUNICORN_HEAP_FREEZE_AGAIN_S", bad)
+        with pytest.raises(ValueError, match="GUNICORN_HEAP_FREEZE_AGAIN_S must be seconds"):
+            runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    monkeypatch.setenv("GUNICORN_HEAP_FREEZE_AGAIN_S", "120")
+    assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["heap_freeze_again_s"] == 120
+
+
 def _unit_defaults(unit: str) -> dict[str, str]:
     found = re.search(r"^Environment=(.*)$", unit, re.MULTILINE)
     assert found is not None
