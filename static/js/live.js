@@ -11,6 +11,25 @@
 (function () {
   "use strict";
   var body = document.body;
+
+  // A game region pushed to this page was drawn with no request to take a CSRF token from
+  // (backgammon/game_region.pushed_region): htmx's forms send the page's token in a header
+  // (hx-headers on <body>), but a plain form in it (Rematch, privacy, more time) would be refused.
+  // Such a form takes the page's token as it is sent.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+    if (form.querySelector('input[name="csrfmiddlewaretoken"]')) return;
+    var token = "";
+    try { token = JSON.parse(body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (error) { token = ""; }
+    if (!token) return;
+    var field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "csrfmiddlewaretoken";
+    field.value = token;
+    form.appendChild(field);
+  }, true);
+
   if (!body.hasAttribute("sse-connect") || typeof htmx === "undefined") return;
 
   var FIRST_MS = 2000;

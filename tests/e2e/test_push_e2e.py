@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
+from backgammon.engine import TimeControl
 from backgammon.engine.actions import Action
 from backgammon.models import Game
 from tests.e2e.conftest import TabMaker
@@ -95,6 +96,37 @@ def test_a_move_is_pushed_to_the_other_players_page_within_a_second(
     quiet_before = len(bob_asked)
     time.sleep(4.5)
     assert len(bob_asked) == quiet_before
+
+
+def test_the_plain_forms_of_a_pushed_region_are_sent_with_the_pages_token(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pushed region is drawn with no request, so its forms carry no CSRF field: htmx's send the
+    page's token in a header, and the plain ones (Make it private, Rematch) take it as they are
+    sent (static/js/live.js), rather than being refused."""
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(who.alice, who.bob, variant="BX", match_length=0)  # alice to play 3-1
+    bob = tab_for(390, who.bob)
+    bob.goto(f"/games/{game.pk}/")
+    expect(bob.locator("body")).to_have_attribute("data-live", "push")
+    bob.wait_for_timeout(500)  # the catch-up look the page takes when its stream says hello
+    game = act(game, who.alice, Action.play([(8, 5), (6, 5)]))
+    shows_action(bob, game.action_count)
+    assert bob.locator("form.privacy input[name=csrfmiddlewaretoken]").count() == 0  # pushed, not fetched
+    bob.get_by_role("button", name="Make it private").click()
+    expect(bob.locator(".privacy")).to_contain_text("Private: only the two of you can see this game")
+    assert Game.objects.get(pk=game.pk).private_white
+
+    live = start_game(who.alice, who.bob, "BP", match_length=3, time_control=TimeControl.live(8, 90))
+    bob.goto(f"/games/{live.pk}/")
+    expect(bob.locator("body")).to_have_attribute("data-live", "push")
+    bob.wait_for_timeout(500)
+    resigner = live.actor
+    live = act(live, resigner, Action.resign(3))
+    act(live, who.bob if resigner == who.alice else who.alice, Action.accept_resign())
+    bob.get_by_role("button", name="Rematch").click()
+    expect(bob.get_by_text(re.compile("Rematch offered to alice"))).to_be_visible()
 
 
 def test_with_the_stream_blocked_the_page_polls_with_back_off_then_returns_to_push(
