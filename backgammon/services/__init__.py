@@ -7,8 +7,8 @@ Refusals raise a ``Rejected`` subclass whose ``message`` a player can read; noth
 from .auto_match import (
     auto_match_cancel,
     auto_match_of,
-    auto_match_open_game_ids,
     auto_match_pair,
+    auto_match_place,
     auto_match_set,
 )
 from .challenges import (
@@ -52,8 +52,8 @@ __all__ = [
     "Rejected",
     "auto_match_cancel",
     "auto_match_of",
-    "auto_match_open_game_ids",
     "auto_match_pair",
+    "auto_match_place",
     "auto_match_set",
     "challenge_accept",
     "challenge_create",

@@ -45,10 +45,11 @@ from .refusals import ChallengeRejected, Refusal
 
 __all__ = [
     "MAX_AUTO_MATCH_GAMES",
+    "AutoMatchPlaced",
     "auto_match_cancel",
     "auto_match_of",
-    "auto_match_open_game_ids",
     "auto_match_pair",
+    "auto_match_place",
     "auto_match_set",
 ]
 
@@ -67,14 +68,6 @@ def auto_match_of(user: Any) -> AutoMatchRequest | None:
     open_first = Case(When(status=AutoMatchRequest.Status.OPEN, then=0), default=1)
     mine = AutoMatchRequest.objects.filter(player=user).prefetch_related("games__black", "games__white")
     return mine.order_by(open_first, "-created_at", "-pk").first()
-
-
-def auto_match_open_game_ids(user: Any) -> set[int]:
-    """The games the player's open request started already (none when nothing is open)."""
-    through = AutoMatchRequest.games.through
-    return set(through.objects.filter(
-        automatchrequest__player=user, automatchrequest__status=AutoMatchRequest.Status.OPEN
-    ).values_list("game_id", flat=True))
 
 
 def _checked_live(live_presets: list[str], live_clocks: list[TimeControl], live_any: bool) -> dict[str, Any]:
@@ -124,13 +117,22 @@ def _checked(
     return {"variants": codes, "time_limits": seconds, "rated": rated, "max_games": max_games, **live}
 
 
-def auto_match_set(
+@dataclass(frozen=True)
+class AutoMatchPlaced:
+    """A request as made or changed, and the games its pairing started for its player at once."""
+
+    request: AutoMatchRequest
+    started: list[Game]
+
+
+def auto_match_place(
     *, player: Any, variants: list[str], time_limits: list[timedelta], rated: str, max_games: int,
     live_presets: list[str] | None = None, live_clocks: list[TimeControl] | None = None, live_any: bool = False,
-) -> AutoMatchRequest:
+) -> AutoMatchPlaced:
     """Make or change the player's request, then try to pair it. A change keeps the games the
     request started; asking for no more games than it started fills it. A live request (presets,
-    exact clocks or any live clock, and no time limits) marks its player here."""
+    exact clocks or any live clock, and no time limits) marks its player here. The request is
+    as it was saved: a pairing that filled it is in ``started``, not in its status."""
     wish = _checked(variants, time_limits, rated, max_games, live_presets or [], live_clocks or [], live_any)
     for _attempt in range(2):  # a racing twin may insert the open request between our read and write
         try:
@@ -156,9 +158,20 @@ def auto_match_set(
         raise ChallengeRejected("Your request changed at the same moment: please try again")
     if request.is_live:
         mark_seen(player.pk)
-    auto_match_pair()
-    request.refresh_from_db()
-    return request
+    started = [game for game in auto_match_pair() if player.pk in (game.black_id, game.white_id)]
+    return AutoMatchPlaced(request, started)
+
+
+def auto_match_set(
+    *, player: Any, variants: list[str], time_limits: list[timedelta], rated: str, max_games: int,
+    live_presets: list[str] | None = None, live_clocks: list[TimeControl] | None = None, live_any: bool = False,
+) -> AutoMatchRequest:
+    """``auto_match_place``'s request, read again after its pairing (its status, its games)."""
+    placed = auto_match_place(player=player, variants=variants, time_limits=time_limits, rated=rated,
+                              max_games=max_games, live_presets=live_presets, live_clocks=live_clocks,
+                              live_any=live_any)
+    placed.request.refresh_from_db()
+    return placed.request
 
 
 def auto_match_cancel(*, player: Any) -> AutoMatchRequest:

@@ -77,7 +77,8 @@ def lock_players(*users: Any) -> None:
 
 
 def players_at_limit(user_ids: Iterable[int]) -> set[int]:
-    """Those of ``user_ids`` who may not start another counted game now (one query)."""
+    """Those of ``user_ids`` who may not start another counted game now: one query, and a second
+    (who of them is a member, whom the limit spares) only when someone has reached the limit."""
     ids = list(user_ids)
     if not ids:
         return set()
@@ -89,8 +90,11 @@ def players_at_limit(user_ids: Iterable[int]) -> set[int]:
         for player in (black_id, white_id):
             if player in counts:
                 counts[player] += 1
-    members = set(
-        get_user_model()._default_manager.filter(members_now(), pk__in=ids).values_list("pk", flat=True)
-    )
     limit = game_limit()
-    return {user_id for user_id, count in counts.items() if count >= limit and user_id not in members}
+    reached = {user_id for user_id, count in counts.items() if count >= limit}
+    if not reached:
+        return set()
+    members = set(
+        get_user_model()._default_manager.filter(members_now(), pk__in=reached).values_list("pk", flat=True)
+    )
+    return reached - members

@@ -25,8 +25,7 @@ from backgammon.services import (
     OpenChallengeFilters,
     auto_match_cancel,
     auto_match_of,
-    auto_match_open_game_ids,
-    auto_match_set,
+    auto_match_place,
     open_challenge_create,
     open_challenge_join,
     open_challenge_withdraw,
@@ -200,16 +199,15 @@ def auto_match(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, LOBBY_TOO_FAST)
                 status = 429
             else:
-                known = auto_match_open_game_ids(request.user)
                 try:
-                    made = auto_match_set(player=request.user, **form.service_arguments())
+                    placed = auto_match_place(player=request.user, **form.service_arguments())
                 except ChallengeRejected as refusal:
                     form.add_error(None, _sentence(refusal.message))
                 else:
+                    made = placed.request
+                    if made.is_live and placed.started:
+                        return redirect("backgammon:game", max(game.pk for game in placed.started))
                     games = _game_ids(made)
-                    started = games - known
-                    if made.is_live and started:
-                        return redirect("backgammon:game", max(started))
                     messages.success(request, _saved_sentence(len(games), made.max_games, live=made.is_live))
                     return redirect("backgammon:auto_match")
         current = auto_match_of(request.user)

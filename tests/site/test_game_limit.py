@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from gamebuilder import fast_passwords, start_game  # noqa: F401
 
@@ -26,6 +28,7 @@ from backgammon.services import (
     open_challenge_create,
     open_challenge_join,
 )
+from backgammon.services.game_limit import players_at_limit
 from bots.accounts import create_bot_accounts
 from bots.models import Bot
 from membership.periods import membership_extend
@@ -109,6 +112,20 @@ def test_auto_match_does_not_pair_a_player_at_the_limit(alice: Any, bob: Any, ch
     game = Game.objects.get(variant="BP")
     assert {game.black, game.white} == {bob, charlie}
     assert AutoMatchRequest.objects.get(player=alice).status == "open"
+
+
+def test_counting_who_is_at_the_limit_asks_for_members_only_when_someone_is(
+    alice: Any, bob: Any, make_user: Any
+) -> None:
+    with CaptureQueriesContext(connection) as asked:
+        assert players_at_limit([alice.pk, bob.pk]) == set()
+    assert len(asked.captured_queries) == 1  # their games: nobody is near the limit
+    fill(alice, make_user)
+    fill(bob, make_user)
+    make_member(bob)
+    with CaptureQueriesContext(connection) as asked:
+        assert players_at_limit([alice.pk, bob.pk]) == {alice.pk}  # the member is spared
+    assert len(asked.captured_queries) == 2
 
 
 def test_members_have_no_limit(alice: Any, bob: Any, make_user: Any) -> None:

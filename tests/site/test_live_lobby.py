@@ -9,7 +9,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from gamebuilder import fast_passwords  # noqa: F401
@@ -177,6 +179,23 @@ def test_the_auto_match_page_asks_for_live_clocks_and_opens_the_paired_match(
     assert alice_client.get(AUTO, {"known": "x"}, headers={"HX-Request": "true"}).status_code == 400
     assert game.time_control() == TimeControl.live(12, 300)
     assert "live, 12 s + 5 min" in alice_client.get(AUTO).content.decode()
+
+
+def test_the_post_that_pairs_a_live_request_opens_the_match_from_the_pairing_itself(
+    alice: Any, bob: Any, bob_client: Client
+) -> None:
+    """The games the pairing started are the answer's: it reads neither the request again nor its
+    games, before or after (each query is a round trip while the players wait to start)."""
+    live_ask(alice)
+    with CaptureQueriesContext(connection) as asked:
+        paired = bob_client.post(AUTO, {"variants": ["BP"], "live_clocks": ["blitz"], "rated": "either",
+                                        "max_games": "1"})
+    game = Game.objects.get()
+    assert paired.status_code == 302 and paired["Location"] == reverse("backgammon:game", args=[game.pk])
+    links = AutoMatchRequest.games.through._meta.db_table
+    reads = [query["sql"] for query in asked.captured_queries if query["sql"].startswith("SELECT")]
+    assert sum(f'FROM "{links}"' in sql for sql in reads) == 1  # the pass's own: games so far
+    assert set(AutoMatchRequest.objects.values_list("status", flat=True)) == {"filled"}
 
 
 def test_the_auto_match_page_refuses_a_request_for_both_kinds(alice: Any, alice_client: Client) -> None:
