@@ -114,16 +114,17 @@ def test_the_replay_the_tutorial_and_the_analysis_board_fit_every_screen(tab_for
 
 def test_a_long_forms_button_is_on_the_first_screen(tab_for: TabMaker, transactional_db: None,
                                                    screenshot: Shot) -> None:
-    """New game, Auto-Match, the notice settings and a new message are long forms (on a phone): their
-    button stays in the window while the fields scroll by, at every size, and pressing it there
-    sends the form."""
+    """New game, Auto-Match, the notice settings, a new message and the board settings (below their
+    preview on a phone) are long forms: their button stays in the window while the fields scroll
+    by, at every size, and pressing it there sends the form."""
     alice = cast().alice
     tab = tab_for(SIZES[0][0], alice, SIZES[0][1])
     for width, height in SIZES:
         tab.set_viewport_size({"width": width, "height": height})
         for where, url, name in (("new game", "/games/new/", "Send challenge"),
                                  ("auto-match", "/games/auto-match/", "Find me games"),
-                                 ("notice settings", "/notices/settings/", "Save"), ("message", "/messages/new/", "Send")):
+                                 ("notice settings", "/notices/settings/", "Save"), ("message", "/messages/new/", "Send"),
+                                 ("board settings", "/accounts/boards/", "Save")):
             tab.goto(url)
             button = tab.get_by_role("button", name=name)
             box = button.bounding_box()
@@ -137,6 +138,18 @@ def test_a_long_forms_button_is_on_the_first_screen(tab_for: TabMaker, transacti
     tab.goto("/games/auto-match/")
     tab.get_by_role("button", name="Find me games").click()
     expect(tab.get_by_role("button", name="Cancel request")).to_be_visible()
+    # The board settings' bar is fixed at the foot of a phone's screen: the page leaves room for
+    # it, so the last choice scrolls clear of it, and Save pressed on the first screen saves.
+    tab.goto("/accounts/boards/")
+    tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    last = tab.locator(".boards__form input").last.bounding_box()
+    bar = tab.locator(".boards__form .actions").bounding_box()
+    assert last is not None and bar is not None and last["y"] + last["height"] <= bar["y"], (last, bar)
+    tab.evaluate("window.scrollTo(0, 0)")
+    tab.get_by_label("Tournament green").check()
+    tab.get_by_role("button", name="Save").click()
+    tab.goto("/accounts/boards/")
+    expect(tab.get_by_label("Tournament green")).to_be_checked()
 
 
 def test_the_phone_header_is_one_bar_and_its_menus_one_sheet(tab_for: TabMaker, transactional_db: None,
