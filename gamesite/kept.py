@@ -41,7 +41,8 @@ from django.db.models.signals import post_delete, post_save
 from gamesite.closing import ClosingWith
 
 __all__ = [
-    "answers_once_per_request", "ask_together", "ask_with_the_signed_in_user", "asked_with_the_signed_in_user",
+    "answers_once_per_request", "ask_together", "ask_together_with", "ask_with_the_signed_in_user",
+    "asked_with_the_signed_in_user",
     "forget", "forget_when_changed", "keep", "keep_many", "kept", "kept_if_any", "kept_of_these",
 ]
 
@@ -111,6 +112,20 @@ def ask_together(keys: Iterable[str]) -> None:
     if wanted:
         found = cache.get_many(wanted)
         answers.update({key: found.get(key, _NOT_IN_CACHE) for key in wanted})
+
+
+def ask_together_with(key: str, keys: Iterable[str]) -> Any:
+    """What the cache holds under ``key``, which is no kept answer (a session, say), asked in the
+    same trip as the answers under ``keys`` that this page request has not read yet (as
+    ``ask_together`` asks them); None when it holds nothing there. Outside a page request, or
+    without kept answers, ``key`` is asked alone."""
+    answers = _request_answers()
+    if answers is None or not settings.KEPT_ANSWERS:
+        return cache.get(key)
+    wanted = [each for each in dict.fromkeys(keys) if each not in answers and each != key]
+    found = cache.get_many([key, *wanted])
+    answers.update({each: found.get(each, _NOT_IN_CACHE) for each in wanted})
+    return found.get(key)
 
 
 _with_the_signed_in_user: list[str] = []

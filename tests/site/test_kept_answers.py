@@ -10,6 +10,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.sessions.backends import cached_db
+from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -19,7 +21,8 @@ from backgammon.engine.actions import Action
 from backgammon.models import Game
 from backgammon.move_records import logged_actions
 from backgammon.services.notes import game_note_save, game_note_text
-from gamesite.kept import ask_together, forget, kept
+from gamesite.after_answer import answering_pages
+from gamesite.kept import answers_once_per_request, ask_together, forget, kept
 from membership.periods import membership_extend
 from messaging.models import Message
 from messaging.services import (
@@ -310,6 +313,51 @@ def test_a_game_page_reads_its_row_alone_and_asks_the_cache_for_the_rest_in_one_
     assert len(game_reads) == 1 and "auth_user" not in game_reads[0]  # the players are kept users
     # The signed-in user, then the players, the log, the clock, the menu counts and the note at once.
     assert trips == ["get_many", "get_many"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_and_its_signed_in_user_come_in_one_trip_and_a_stale_guess_changes_nobody(
+    monkeypatch: pytest.MonkeyPatch, settings: Any, alice: Any, bob: Any, client_for: Any
+) -> None:
+    """With sessions in the cache (gamesite.sessions, as with Redis), a process that has answered a
+    session knows whom it signed in: the next request asks for the session and that user's kept
+    answers together. The user is still the one the session names."""
+    from gamesite import sessions
+    from tests.site.page_door import get_environ, through_the_door
+    from tests.site.test_live_push import in_own_thread
+
+    settings.SESSION_ENGINE = "gamesite.sessions"
+    # The door as an app server with Redis builds it: its session middleware takes the engine then.
+    monkeypatch.setattr("gamesite.asgi.page_door", answering_pages(answers_once_per_request(WSGIHandler())))
+    session = client_for(alice).cookies["sessionid"].value
+    environ = get_environ(reverse("accounts:profile"), session)
+    sessions._session_users.pop(session, None)
+
+    def answered() -> tuple[str, list[str], list[Any]]:  # each in a thread, with a cache of its own
+        asked: list[Any] = []
+        trips = _trips_to_the_cache(monkeypatch, asked)
+        return through_the_door(environ).body, trips, asked
+
+    _, first_trips, first_asked = in_own_thread(answered)
+    body, trips, asked = in_own_thread(answered)
+    assert "alice" in body
+    assert first_asked[0] == f"{cached_db.KEY_PREFIX}{session}"  # alone: whose it is was not known
+    assert len(trips) == len(first_trips) - 1  # then asked with its user's answers
+    assert f"{cached_db.KEY_PREFIX}{session}" in asked[0] and f"accounts:user:{alice.pk}" in asked[0]
+
+    # A guess that no longer holds asks for another's answers, and the page is still alice's.
+    sessions._session_users[session] = str(bob.pk)
+    body, trips, asked = in_own_thread(answered)
+    assert f"accounts:user:{bob.pk}" in asked[0] and f"accounts:user:{alice.pk}" in asked[1]
+    assert "alice" in body and "bob" not in body
+    assert sessions._session_users[session] == str(alice.pk)
+
+    # A session ended is ended, whoever the process thought it was.
+    alice_client = Client()
+    alice_client.cookies["sessionid"] = session
+    alice_client.post(reverse("accounts:logout"))
+    status = in_own_thread(lambda: through_the_door(environ).status)
+    assert status.startswith("302")
 
 
 @pytest.mark.django_db(transaction=True)
