@@ -63,10 +63,13 @@ ANY_LIVE_PAIR = "rapid"
 Rated = AutoMatchRequest.Rated
 
 
-def auto_match_of(user: Any) -> AutoMatchRequest | None:
-    """The player's open request, else their latest one (to show the games it started)."""
+def auto_match_of(user: Any, *, with_players: bool = True) -> AutoMatchRequest | None:
+    """The player's open request, else their latest one (to show the games it started), its games
+    read with it, and their players unless ``with_players`` is False (a waiting page's poll, which
+    only counts the games)."""
     open_first = Case(When(status=AutoMatchRequest.Status.OPEN, then=0), default=1)
-    mine = AutoMatchRequest.objects.filter(player=user).prefetch_related("games__black", "games__white")
+    games = ("games__black", "games__white") if with_players else ("games",)
+    mine = AutoMatchRequest.objects.filter(player=user).prefetch_related(*games)
     return mine.order_by(open_first, "-created_at", "-pk").first()
 
 

@@ -212,10 +212,10 @@ def auto_match(request: HttpRequest) -> HttpResponse:
                     return redirect("backgammon:auto_match")
         current = auto_match_of(request.user)
         return render(request, "backgammon/auto_match.html", {"form": form, "current": current}, status=status)
-    current = auto_match_of(request.user)
     htmx = getattr(request, "htmx", None)
     if htmx and "known" in request.GET:
-        return _live_wait_answer(request, current)
+        return _live_wait_answer(request, auto_match_of(request.user, with_players=False))
+    current = auto_match_of(request.user)
     if current is not None and current.status == AutoMatchRequest.Status.OPEN:
         # Changing a request starts from what it asks now.
         form = AutoMatchForm(initial={

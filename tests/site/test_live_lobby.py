@@ -173,8 +173,12 @@ def test_the_auto_match_page_asks_for_live_clocks_and_opens_the_paired_match(
                                     "max_games": "1"})
     game = Game.objects.get()
     assert paired.status_code == 302 and paired["Location"] == reverse("backgammon:game", args=[game.pk])
-    poll = alice_client.get(AUTO, {"known": "0"}, headers={"HX-Request": "true"})
+    with CaptureQueriesContext(connection) as asked:
+        poll = alice_client.get(AUTO, {"known": "0"}, headers={"HX-Request": "true"})
     assert poll.status_code == 200 and poll["HX-Redirect"] == reverse("backgammon:game", args=[game.pk])
+    # The poll counts the request's games: their players are not read for it.
+    read = [query["sql"].split(" FROM ")[1].split()[0] for query in asked.captured_queries if " FROM " in query["sql"]]
+    assert read == ['"django_session"', '"backgammon_automatchrequest"', '"backgammon_game"'], read
     assert alice_client.get(AUTO, {"known": "1"}, headers={"HX-Request": "true"}).status_code == 286  # stop
     assert alice_client.get(AUTO, {"known": "x"}, headers={"HX-Request": "true"}).status_code == 400
     assert game.time_control() == TimeControl.live(12, 300)
