@@ -24,8 +24,8 @@ serves every machine:
   collector, at start and again GUNICORN_HEAP_FREEZE_AGAIN_S (default 60) seconds later, once
   its first requests have loaded what they use (gamesite/heap.py says why); "0" leaves Python's
   collector as it is.
-- WEB_THREADS (settings, used by gamesite/asgi.py): threads per process serving the pages, default 3
-  (one works while the others wait on the database or Redis, and a short request need not wait
+- WEB_THREADS (settings, used by gamesite/asgi.py): threads per process serving the pages, default 5
+  (some work while the others wait on the database or Redis, and a short request need not wait
   for a long one to end; beyond that they only take turns on the interpreter: scale with
   processes); DATABASE_POOL_SIZE (settings, default WEB_THREADS + 2) keeps that many connections
   per process: one for each page thread (they check the live streams too), two spare.

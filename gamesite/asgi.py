@@ -2,7 +2,7 @@
 with uvicorn workers (deploy/gunicorn.conf.py).
 
 Every request goes through Django's WSGI handler on the process's page threads (a2wsgi's door
-with fewer hand-overs to the event loop, gamesite/page_threads.py; ``WEB_THREADS``, default 3).
+with fewer hand-overs to the event loop, gamesite/page_threads.py; ``WEB_THREADS``, default 5).
 The views are all synchronous; Django's ASGI handler would run each one's middleware and view
 through sync_to_async, paying the hand-overs between the event loop and that thread (measured on
 a 2-core machine: a poll 12 ms that way, 4 ms this way). The live-update stream (``/live/``,
@@ -10,7 +10,7 @@ backgammon/views/live.py) is checked there too, and then held open on the event 
 long as its page is open, by a coroutine of its own: through Django's ASGI handler each open
 stream kept 359 objects, a thread and 115 KB alive.
 
-Three page threads per process, one process per core (deploy/gunicorn.conf.py). The work is
+Five page threads per process, one process per core (deploy/gunicorn.conf.py). The work is
 Python, so threads of one process take turns holding the interpreter, and a thread that wants it
 back waits up to its switch interval (Python's 5 ms; the app workers set 1 ms,
 deploy/gunicorn.conf.py). With the 5 ms, 4 processes of 4 threads held no level of polling
@@ -23,7 +23,15 @@ on a process of their own, in a slow hour: the fixed loop 77-82 ms at the start)
 the rolls and moves a p95 of 250-290 ms against 380-400 and 420-470 for 2 (runs before and
 after), the wait for a page thread 180-210 against 340-410, each request's own time in the app
 76-93 against 57-70: a short request no longer waits for a long one to end, it takes turns with
-it. 4 threads, in a slower moment yet, gave 840-920.
+it. 4 threads, in a slower moment yet, gave 840-920. Then, at that scale again with hours that
+changed minute by minute (the fixed loop 58-104 ms), twice 3 threads then 5 back to back: 5 gave
+the rolls and moves a p95 of 220-250 and 460-470 ms against 430-490 and 600-610 for 3, the wait
+for a page thread 106-134 and 310 against 355-390 and 520, each request's own time in the app a
+little longer (p95 107-160 against 87-114), the pushes 250-280 and 510 against 460-500 and 640,
+for the same or less CPU a request (14.5 and 17.3 ms against 14.9 and 18.4). Threads that each
+spend most of a request waiting on a dozen round trips to PostgreSQL and Redis leave the
+interpreter free: more of them start the next request rather than queue it. (8 threads, in the
+slowest moment, 20 ms of CPU a request: 1.3 s; not told apart from the hour.)
 """
 
 import asyncio

@@ -163,8 +163,8 @@ TEMPLATES = [
     },
 ]
 
-# Threads per app-server process that serve the pages (gamesite/asgi.py, which says why three).
-WEB_THREADS = env_int("WEB_THREADS", 3)
+# Threads per app-server process that serve the pages (gamesite/asgi.py, which says why five).
+WEB_THREADS = env_int("WEB_THREADS", 5)
 
 DATABASES = {
     "default": dj_database_url.parse(

@@ -8,7 +8,7 @@
    Every player gets a signed-in session, so the run measures play, not password hashing
    (a few players still log in through the form: the "log in" rows).
 2. Starts the app server the production way (BENCH_SERVER, default: gunicorn with
-   deploy/gunicorn.conf.py, one uvicorn worker per core with three page threads each, on the ASGI application, so open pages wait on
+   deploy/gunicorn.conf.py, one uvicorn worker per core with five page threads each, on the ASGI application, so open pages wait on
    their /live/ stream; BENCH_PUSH=0 makes the players poll instead) and the task worker, with DEBUG off and the production settings, and a private Redis for the cache
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
    BENCH_STREAM_SERVERS=N (default 1) starts a second group of N processes, the same
@@ -847,7 +847,7 @@ def main() -> None:
             "# Web load benchmark (`make bench-web`)", "",
             (f"Machine: {_machine()}. Server: `{server_command}` "
             f"({os.environ.get('WEB_CONCURRENCY', os.cpu_count())} worker processes, "
-            f"{os.environ.get('WEB_THREADS', '3')} page threads each)"
+            f"{os.environ.get('WEB_THREADS', '5')} page threads each)"
             f"{f'; the /live/ streams on a second group of {STREAM_SERVERS} such process' + ('es' if STREAM_SERVERS > 1 else '') if STREAM_SERVERS else ''}"
             ", with the task worker beside "
             f"it, on PostgreSQL{' through its Unix socket' if '@%2F' in database_url else ''}, DEBUG off; "

@@ -311,7 +311,7 @@ def test_an_open_stream_holds_no_thread_and_leaves_its_groups_when_its_page_clos
         threads = other_threads()
         pages = [(await open_page(charlies_client, f"?game={game_id}"))[0] for _ in range(10)]
         assert other_threads() == threads, other_threads()
-        assert len(page_threads()) <= 3  # WEB_THREADS is not set in the suite: its default
+        assert len(page_threads()) <= settings.WEB_THREADS
         assert members() == 26
         for page in [*first, *pages]:
             await page.close()
