@@ -10,6 +10,7 @@ from .auto_match import (
     auto_match_pair,
     auto_match_place,
     auto_match_set,
+    auto_match_waiting,
 )
 from .challenges import (
     CHALLENGE_MESSAGE_MAX,
@@ -55,6 +56,7 @@ __all__ = [
     "auto_match_pair",
     "auto_match_place",
     "auto_match_set",
+    "auto_match_waiting",
     "challenge_accept",
     "challenge_create",
     "challenge_decline",

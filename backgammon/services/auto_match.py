@@ -29,7 +29,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Q, QuerySet, When
+from django.db.models import Case, Count, Max, Q, QuerySet, When
 from django.utils import timezone
 
 from accounts.presence import here_now, mark_seen
@@ -46,11 +46,13 @@ from .refusals import ChallengeRejected, Refusal
 __all__ = [
     "MAX_AUTO_MATCH_GAMES",
     "AutoMatchPlaced",
+    "AutoMatchWaiting",
     "auto_match_cancel",
     "auto_match_of",
     "auto_match_pair",
     "auto_match_place",
     "auto_match_set",
+    "auto_match_waiting",
 ]
 
 logger = logging.getLogger(__name__)
@@ -63,14 +65,37 @@ ANY_LIVE_PAIR = "rapid"
 Rated = AutoMatchRequest.Rated
 
 
-def auto_match_of(user: Any, *, with_players: bool = True) -> AutoMatchRequest | None:
-    """The player's open request, else their latest one (to show the games it started), its games
-    read with it, and their players unless ``with_players`` is False (a waiting page's poll, which
-    only counts the games)."""
+def _open_then_latest(user: Any) -> QuerySet[AutoMatchRequest]:
+    """The player's requests, the open one first, then the latest."""
     open_first = Case(When(status=AutoMatchRequest.Status.OPEN, then=0), default=1)
-    games = ("games__black", "games__white") if with_players else ("games",)
-    mine = AutoMatchRequest.objects.filter(player=user).prefetch_related(*games)
-    return mine.order_by(open_first, "-created_at", "-pk").first()
+    return AutoMatchRequest.objects.filter(player=user).order_by(open_first, "-created_at", "-pk")
+
+
+def auto_match_of(user: Any) -> AutoMatchRequest | None:
+    """The player's open request, else their latest one (to show the games it started), its games
+    and their players read with it."""
+    return _open_then_latest(user).prefetch_related("games__black", "games__white").first()
+
+
+@dataclass(frozen=True)
+class AutoMatchWaiting:
+    """The request ``auto_match_of`` shows, as the poll of a page waiting on it needs it."""
+
+    is_live: bool
+    is_open: bool
+    started: int
+    newest_game_id: int | None
+
+
+def auto_match_waiting(user: Any) -> AutoMatchWaiting | None:
+    """What a waiting live request's page asks every few seconds: whether the request is live and
+    still open, how many games it started and the newest, in one query."""
+    found = (_open_then_latest(user).annotate(started=Count("games"), newest=Max("games"))
+             .only("live_any", "live_presets", "live_clocks", "status").first())
+    if found is None:
+        return None
+    return AutoMatchWaiting(is_live=found.is_live, is_open=found.status == AutoMatchRequest.Status.OPEN,
+                            started=found.started, newest_game_id=found.newest)
 
 
 def _checked_live(live_presets: list[str], live_clocks: list[TimeControl], live_any: bool) -> dict[str, Any]:

@@ -26,11 +26,13 @@ from backgammon.services import (
     auto_match_cancel,
     auto_match_of,
     auto_match_place,
+    auto_match_waiting,
     open_challenge_create,
     open_challenge_join,
     open_challenge_withdraw,
     open_challenges_for,
 )
+from backgammon.services.auto_match import AutoMatchWaiting
 from backgammon.services.waiting_room import MAX_OPEN_CHALLENGES, OpenChallengeRow
 
 from .lobby import game_url
@@ -214,7 +216,7 @@ def auto_match(request: HttpRequest) -> HttpResponse:
         return render(request, "backgammon/auto_match.html", {"form": form, "current": current}, status=status)
     htmx = getattr(request, "htmx", None)
     if htmx and "known" in request.GET:
-        return _live_wait_answer(request, auto_match_of(request.user, with_players=False))
+        return _live_wait_answer(request, auto_match_waiting(request.user))
     current = auto_match_of(request.user)
     if current is not None and current.status == AutoMatchRequest.Status.OPEN:
         # Changing a request starts from what it asks now.
@@ -234,7 +236,7 @@ def _game_ids(found: AutoMatchRequest) -> set[int]:
     return set(found.games.values_list("pk", flat=True))
 
 
-def _live_wait_answer(request: HttpRequest, current: AutoMatchRequest | None) -> HttpResponse:
+def _live_wait_answer(request: HttpRequest, current: AutoMatchWaiting | None) -> HttpResponse:
     """A waiting live request's poll: off to the game it started since the page was drawn, or
     nothing to change (204), or stop asking once the request is no longer a waiting live one."""
     try:
@@ -243,10 +245,9 @@ def _live_wait_answer(request: HttpRequest, current: AutoMatchRequest | None) ->
         return HttpResponse("known is a count of games", status=400)
     if current is None or not current.is_live:
         return HttpResponseStopPolling()
-    games = current.games.all()  # prefetched by auto_match_of
-    if len(games) > known:
-        return HttpResponseClientRedirect(game_url(max(games, key=lambda game: game.pk)))
-    if current.status != AutoMatchRequest.Status.OPEN:
+    if current.started > known and current.newest_game_id is not None:
+        return HttpResponseClientRedirect(reverse("backgammon:game", args=[current.newest_game_id]))
+    if not current.is_open:
         return HttpResponseStopPolling()
     return HttpResponse(status=204)
 

@@ -23,6 +23,7 @@ from backgammon.models import AutoMatchRequest, Challenge, Game
 from backgammon.services import (
     ChallengeRejected,
     OpenChallengeFilters,
+    auto_match_cancel,
     auto_match_set,
     open_challenge_create,
     open_challenge_join,
@@ -176,13 +177,26 @@ def test_the_auto_match_page_asks_for_live_clocks_and_opens_the_paired_match(
     with CaptureQueriesContext(connection) as asked:
         poll = alice_client.get(AUTO, {"known": "0"}, headers={"HX-Request": "true"})
     assert poll.status_code == 200 and poll["HX-Redirect"] == reverse("backgammon:game", args=[game.pk])
-    # The poll counts the request's games: their players are not read for it.
+    # The poll counts the request's games and names the newest in one query: no game is read.
     read = [query["sql"].split(" FROM ")[1].split()[0] for query in asked.captured_queries if " FROM " in query["sql"]]
-    assert read == ['"django_session"', '"backgammon_automatchrequest"', '"backgammon_game"'], read
+    assert read == ['"django_session"', '"backgammon_automatchrequest"'], read
     assert alice_client.get(AUTO, {"known": "1"}, headers={"HX-Request": "true"}).status_code == 286  # stop
     assert alice_client.get(AUTO, {"known": "x"}, headers={"HX-Request": "true"}).status_code == 400
     assert game.time_control() == TimeControl.live(12, 300)
     assert "live, 12 s + 5 min" in alice_client.get(AUTO).content.decode()
+
+
+def test_a_waiting_poll_without_a_waiting_live_request_stops(alice: Any, alice_client: Client) -> None:
+    """No request, a correspondence one, a live one cancelled: the page has nothing to wait for."""
+    poll = {"known": "0"}
+    htmx = {"HX-Request": "true"}
+    assert alice_client.get(AUTO, poll, headers=htmx).status_code == 286
+    auto_match_set(player=alice, variants=["BP"], time_limits=[timedelta(days=1)], rated="either", max_games=1)
+    assert alice_client.get(AUTO, poll, headers=htmx).status_code == 286
+    live_ask(alice)
+    assert alice_client.get(AUTO, poll, headers=htmx).status_code == 204
+    auto_match_cancel(player=alice)
+    assert alice_client.get(AUTO, poll, headers=htmx).status_code == 286
 
 
 def test_the_post_that_pairs_a_live_request_opens_the_match_from_the_pairing_itself(
