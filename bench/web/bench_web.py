@@ -779,6 +779,7 @@ def main() -> None:
     redis_folder = Path(tempfile.mkdtemp(prefix="bench-redis-"))
     redis = _start_redis(env, redis_folder)
     stream_server = server = worker = analyser = None
+    stream_port: int | None = None
     report: list[str] = []
     try:  # whatever started is stopped, even when a server fails to start
         if STREAM_SERVERS:
@@ -796,7 +797,7 @@ def main() -> None:
                                     stderr=subprocess.DEVNULL)
         host = f"http://127.0.0.1:{port}"
         print("on the wire: one request at a time (server time per request) ...", flush=True)
-        wire_rows = wire.measure(port, players_file)
+        wire_rows = wire.measure(port, players_file, stream_port=stream_port)
         for row in wire_rows:
             print(f"  {row.request:<20} p50 {row.p50:5.1f} ms  p90 {row.p90:5.1f} ms on the wire, "
                   f"p50 {row.app_p50:5.1f} ms  p90 {row.app_p90:5.1f} ms in the app  ({row.count})", flush=True)

@@ -167,14 +167,17 @@ class _OpenPage:
         self.connection.close()
 
 
-def measure(port: int, players_file: Path, *, games: int = 12, rounds: int = 10) -> list[WireRow]:
+def measure(port: int, players_file: Path, *, stream_port: int | None = None, games: int = 12,
+            rounds: int = 10) -> list[WireRow]:
     """Each kind of request's count and its times on the wire and in the app, with both players'
-    pages of each game open."""
+    pages of each game open: their streams on ``stream_port`` when the streams have servers of
+    their own (as deployed, and as the locust players open them), else on the app server."""
     client = _Client(port)
     chosen = sorted(_games(players_file).items())[:games]
+    streams = port if stream_port is None else stream_port
     for game_id, (black, white) in chosen:
-        client.opponents_pages[game_id, black] = _OpenPage(port, white, game_id)
-        client.opponents_pages[game_id, white] = _OpenPage(port, black, game_id)
+        client.opponents_pages[game_id, black] = _OpenPage(streams, white, game_id)
+        client.opponents_pages[game_id, white] = _OpenPage(streams, black, game_id)
     open_pages = list(client.opponents_pages.values())
     time.sleep(1)  # the streams have marked their players listening
     try:
