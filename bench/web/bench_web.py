@@ -13,7 +13,9 @@
    and sessions as in production (BENCH_REDIS=0: none, the database cache).
    BENCH_STREAM_SERVERS=N (default 1) starts a second group of N processes, the same
    application, for the pages' /live/ streams alone, as deploy/ does (gammon-live.service, and
-   nginx sending /live/ there); 0: the app servers hold the streams too.
+   nginx sending /live/ there); 0: the app servers hold the streams too. BENCH_STREAM_SERVER
+   gives their command apart from the app servers' (default: BENCH_SERVER's default), so that
+   another server can be tried for the pages alone.
 3. Measures, with locust headless (bench/web/locustfile.py):
    - first, once the seeded tables are vacuumed and the machine is calm, each request's server
      time, on the wire and in the app (its Server-Timing header): one client, one request at a
@@ -346,15 +348,16 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen[bytes], str]:
+def _start_server(env: dict[str, str], port: int, variable: str = "BENCH_SERVER",
+                  log_name: str = "bench-web-server.log") -> tuple[subprocess.Popen[bytes], str]:
     command = os.environ.get(
-        "BENCH_SERVER",
+        variable,
         "gunicorn -c deploy/gunicorn.conf.py gamesite.asgi:application "
         "--bind 127.0.0.1:{port} --log-level warning",
     ).format(port=port)
     argv = shlex.split(command)
     argv[0] = str(Path(PYTHON).parent / argv[0])
-    log = open(Path(tempfile.gettempdir()) / "bench-web-server.log", "wb")  # noqa: SIM115
+    log = open(Path(tempfile.gettempdir()) / log_name, "wb")  # noqa: SIM115
     server = subprocess.Popen(argv, cwd=ROOT, env=env, start_new_session=True, stdout=log,
                               stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
@@ -784,7 +787,8 @@ def main() -> None:
     try:  # whatever started is stopped, even when a server fails to start
         if STREAM_SERVERS:
             stream_port = _free_port()
-            stream_server, _ = _start_server({**env, "WEB_CONCURRENCY": str(STREAM_SERVERS)}, stream_port)
+            stream_server, _ = _start_server({**env, "WEB_CONCURRENCY": str(STREAM_SERVERS)}, stream_port,
+                                             "BENCH_STREAM_SERVER", "bench-web-stream-server.log")
             env["BENCH_STREAM_HOST"] = f"http://127.0.0.1:{stream_port}"
         port = _free_port()
         server, server_command = _start_server(env, port)
