@@ -1,10 +1,17 @@
-"""Who is here: each signed-in request marks its player as seen, at most once a minute.
+"""Who is here: each signed-in request marks its player as seen, at most once a minute, and so
+does each open page's live stream while it stays open (backgammon/views/live.py), so a player
+reading a page without clicking is here too.
 
 The app server's process remembers whom it marked (or found marked) in the last minute, so most
 requests cost nothing; otherwise the shared cache's mark (one ``add``) tells the processes and
 servers apart which of them writes, and once a minute one UPDATE of the profile. The session is
 left alone: saving it once a minute per player was a database write of its own. "Who is here?"
 reads Profile.last_seen.
+
+Live play asks more (``here_for_live``): a live offer or Auto-Match request starts a match at once,
+so it counts only the players seen in the last ``LIVE_PRESENCE_SECONDS`` (2 minutes): about as
+soon as a player closes their last page, their live offers leave the Waiting Room, rather than
+after "Who is here?"'s ten minutes.
 """
 
 from __future__ import annotations
@@ -20,7 +27,10 @@ from django.utils import timezone
 
 from accounts.models import Profile
 
-__all__ = ["SEEN_EVERY", "SeenMiddleware", "forget_marks_here", "here_now", "mark_seen", "seen_key"]
+__all__ = [
+    "SEEN_EVERY", "SeenMiddleware", "forget_marks_here", "here_for_live", "here_now", "keep_seen", "mark_seen",
+    "note_seen", "seen_key",
+]
 
 SEEN_EVERY = timedelta(seconds=60)
 # Player id -> when this process last marked them or found them marked (a timestamp). Forgotten
@@ -49,6 +59,36 @@ def here_now() -> QuerySet[Profile]:
     return Profile.objects.filter(last_seen__gte=since, user__is_active=True).order_by("-last_seen")
 
 
+def here_for_live() -> QuerySet[Profile]:
+    """Profiles of the players seen in the last ``LIVE_PRESENCE_SECONDS``: those with a page of
+    the site open now (its stream marks them at least every 90 s), or a request that recent."""
+    since = timezone.now() - timedelta(seconds=settings.LIVE_PRESENCE_SECONDS)
+    return Profile.objects.filter(last_seen__gte=since, user__is_active=True)
+
+
+def note_seen(user_id: int) -> None:
+    """The player is here: marked at most once a minute (``SEEN_EVERY``) across the servers."""
+    now = timezone.now().timestamp()
+    every = SEEN_EVERY.total_seconds()
+    if now - _marked_here.get(user_id, -every) < every:
+        return
+    if len(_marked_here) >= _MARKS_KEPT:
+        _marked_here.clear()
+    _marked_here[user_id] = now
+    # One of the processes that see the player this minute writes; the others find the mark.
+    if cache.add(seen_key(user_id), 1, timeout=int(every)):
+        mark_seen(user_id)
+
+
+def keep_seen(user_id: int) -> None:
+    """An open page's stream says its player is still here (every ``KEEPALIVE_SECONDS``, 30): a
+    write when nobody marked them this minute. Unlike ``note_seen`` it asks the shared cache each
+    time, so that a mark another server made and then stopped renewing is taken over within the
+    next half-minute: the player's ``last_seen`` is never more than 90 s old while a page is open."""
+    if cache.add(seen_key(user_id), 1, timeout=int(SEEN_EVERY.total_seconds())):
+        mark_seen(user_id)
+
+
 class SeenMiddleware:
     """Marks the signed-in player as seen (after the view, so a refused or missing page still
     counts), except when the server failed: a 503 is usually the database out of reach, and
@@ -63,16 +103,6 @@ class SeenMiddleware:
         if response.status_code >= 500:
             return response
         user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated:
-            return response
-        now = timezone.now().timestamp()
-        every = SEEN_EVERY.total_seconds()
-        if now - _marked_here.get(user.pk, -every) < every:
-            return response
-        if len(_marked_here) >= _MARKS_KEPT:
-            _marked_here.clear()
-        _marked_here[user.pk] = now
-        # One of the processes that see the player this minute writes; the others find the mark.
-        if cache.add(seen_key(user.pk), 1, timeout=int(every)):
-            mark_seen(user.pk)
+        if user is not None and user.is_authenticated:
+            note_seen(user.pk)
         return response

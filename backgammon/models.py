@@ -42,12 +42,13 @@ def _limit(delta: timedelta, label: str) -> tuple[timedelta, str]:
     return delta, label
 
 
-# ItsYourTurn's per-move limits, plus short ones for two players who are online together.
+# ItsYourTurn's per-move limits, plus short ones for two players who are online together (not
+# live play: a live game has a match clock, backgammon/engine/clock.py).
 TIME_LIMITS: tuple[tuple[timedelta, str], ...] = (
-    _limit(timedelta(minutes=1), "1 minute (live)"),
-    _limit(timedelta(minutes=2), "2 minutes (live)"),
-    _limit(timedelta(minutes=5), "5 minutes (live)"),
-    _limit(timedelta(minutes=10), "10 minutes (live)"),
+    _limit(timedelta(minutes=1), "1 minute (both online)"),
+    _limit(timedelta(minutes=2), "2 minutes (both online)"),
+    _limit(timedelta(minutes=5), "5 minutes (both online)"),
+    _limit(timedelta(minutes=10), "10 minutes (both online)"),
     _limit(timedelta(hours=1), "1 hour"),
     _limit(timedelta(hours=2), "2 hours"),
     _limit(timedelta(hours=4), "4 hours"),

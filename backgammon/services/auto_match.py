@@ -10,8 +10,8 @@ the game limit, or two players whose requests already started a game together.
 A request is for correspondence (time limits per move) or live (issue 31: live presets, each
 scaled to the match paired, exact live clocks, or any live clock), never both, and a live request
 pairs only with another live one. A live game starts at once and both players must be there for
-it, so live requests pair only players who are here now (``accounts.presence.here_now``, the rule
-of "Who is here?") and who are not playing a live match already; a live pair plays the gentlest clock both accept (the largest reserve), and
+it, so live requests pair only players who are here now (``accounts.presence.here_for_live``: seen
+in the last two minutes, as an open page keeps its player) and who are not playing a live match already; a live pair plays the gentlest clock both accept (the largest reserve), and
 two "any live clock" requests play Rapid. Making or changing a live request marks its player here
 (an API client has no page to be seen on).
 
@@ -32,7 +32,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, Max, Q, QuerySet, When
 from django.utils import timezone
 
-from accounts.presence import here_now, mark_seen
+from accounts.presence import here_for_live, mark_seen
 from accounts.relations import ignore_walls
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import LIVE_PRESETS, TimeControl
@@ -331,7 +331,7 @@ def _without_absent_live(requests: list[AutoMatchRequest]) -> list[AutoMatchRequ
     live_players = {r.player_id for r in requests if r.is_live}
     if not live_players:
         return requests
-    free = set(here_now().filter(user_id__in=live_players).values_list("user_id", flat=True))
+    free = set(here_for_live().filter(user_id__in=live_players).values_list("user_id", flat=True))
     playing = Game.objects.filter(status=Game.Status.ACTIVE, live_reserve_s__isnull=False).filter(
         Q(black_id__in=free) | Q(white_id__in=free)
     ).values_list("black_id", "white_id")

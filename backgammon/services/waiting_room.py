@@ -7,9 +7,10 @@ start one game and the second is told the challenge is gone. Players on either s
 never see each other's open challenges and cannot join them.
 
 A live open challenge (issue 31) starts a live match at once, so it is listed, and may be joined,
-only while its creator is here (``accounts.presence.here_now``, the rule of "Who is here?"): an
-offer of a player who left drops out of the room and comes back with them. Joining re-checks it
-under the challenge's lock. Putting a live offer in marks its creator here.
+only while its creator is here (``accounts.presence.here_for_live``: seen in the last two minutes,
+as an open page of the site keeps its player): an offer of a player who left drops out of the
+room and comes back with them. Joining re-checks it under the challenge's lock. Putting a live
+offer in marks its creator here.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from accounts.presence import here_now, mark_seen
+from accounts.presence import here_for_live, mark_seen
 from accounts.relations import either_ignores, ignore_wall_ids
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import TimeControl
@@ -166,7 +167,7 @@ def open_challenge_withdraw(*, challenge_id: int, actor: Any) -> Challenge:
 
 
 def _is_here(user_id: int) -> bool:
-    return here_now().filter(user_id=user_id).exists()
+    return here_for_live().filter(user_id=user_id).exists()
 
 
 def _range_words(challenge: Challenge) -> str:
@@ -204,7 +205,7 @@ def _visible(user: Any, live: bool | None) -> QuerySet[Challenge]:
         room = room.filter(live_reserve_s__isnull=True)
     else:
         # A live offer is there while its player is (one subquery on an indexed column).
-        here = here_now().values("user_id")
+        here = here_for_live().values("user_id")
         room = room.filter(Q(live_reserve_s__isnull=True) | Q(challenger_id__in=here))
         if live:
             room = room.filter(live_reserve_s__isnull=False)

@@ -36,6 +36,7 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db import connection
 from django.http import (
     Http404,
     HttpRequest,
@@ -45,6 +46,7 @@ from django.http import (
 from django.views.decorators.http import require_GET
 from django_ratelimit.core import is_ratelimited
 
+from accounts.presence import keep_seen
 from backgammon.live import (
     EVENT_PRESENCE,
     LISTENING_SECONDS,
@@ -149,7 +151,7 @@ def live_events(request: HttpRequest) -> HttpResponse:
     layer = get_channel_layer()
     if layer is None:
         return _unavailable("Live updates are not configured: this page polls instead.")
-    finish_on_loop(functools.partial(_stream, layer, groups, marks, presence))
+    finish_on_loop(functools.partial(_stream, layer, groups, marks, presence, user.pk))
     # The body is the finisher's: a streamed answer, so that no Content-Length is set for it.
     response = StreamingHttpResponse((), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -158,7 +160,7 @@ def live_events(request: HttpRequest) -> HttpResponse:
 
 
 async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str], presence: Presence | None,
-                  start: dict[str, Any], receive: Any, send: Any) -> None:
+                  player_id: int, start: dict[str, Any], receive: Any, send: Any) -> None:
     """The answer of a checked stream request, on the event loop: its groups joined, ``hello``,
     then the events until the page goes away (see ``_events``)."""
     if start["status"] != 200:  # Django's answer was not the stream after all (an error page)
@@ -179,7 +181,7 @@ async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str], 
     await send(start)
     gone = asyncio.ensure_future(_page_gone(receive))
     try:
-        async with contextlib.aclosing(_events(layer, channel, marks, gone, presence)) as events:
+        async with contextlib.aclosing(_events(layer, channel, marks, gone, presence, player_id)) as events:
             async for text in events:
                 await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
         if not gone.done():
@@ -214,10 +216,13 @@ def _hello() -> str:
 
 
 async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
-                  gone: asyncio.Future[None], presence: Presence | None = None) -> AsyncIterator[str]:
+                  gone: asyncio.Future[None], presence: Presence | None = None,
+                  player_id: int | None = None) -> AsyncIterator[str]:
     """``hello`` first (a page that never sees it is behind a buffering proxy and polls), then
     the events of each message to the page's groups, with a keep-alive comment when quiet,
-    until the page is ``gone`` or a message says it is the ``last`` (live.publish_game_made_private)."""
+    until the page is ``gone`` or a message says it is the ``last`` (live.publish_game_made_private).
+    While it is open, its listening marks are renewed and its player kept seen (here for live
+    play, accounts.presence.keep_seen) every KEEPALIVE_SECONDS."""
     waiting: asyncio.Future[dict[str, Any]] | None = None
     marked_at = 0.0
     checking = False  # a delivery check is on its way to this stream
@@ -230,6 +235,8 @@ async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
         while True:
             if time.monotonic() - marked_at >= KEEPALIVE_SECONDS:
                 await _in_a_shared_thread(_renew_marks, marks)
+                if player_id is not None:
+                    await _in_a_shared_thread(_still_seen, player_id)
                 marked_at = time.monotonic()
             if waiting is None:
                 waiting = asyncio.ensure_future(layer.receive(channel))
@@ -340,6 +347,17 @@ def _renew_marks(marks: list[str]) -> None:
                 cache.add(mark, 1, LISTENING_SECONDS)
     except Exception:
         log.info("live stream could not renew its listening marks", exc_info=True)
+
+
+def _still_seen(player_id: int) -> None:
+    """The page's player is still here (accounts.presence.keep_seen); its database connection
+    goes back at once, as this thread serves no request that would end it."""
+    try:
+        keep_seen(player_id)
+    except Exception:  # the cache or the database out of reach: the mark waits for the next time
+        log.info("live stream could not keep its player seen", exc_info=True)
+    finally:
+        connection.close()
 
 
 def _close_marks(marks: list[str]) -> None:

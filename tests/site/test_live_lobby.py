@@ -17,7 +17,7 @@ from django.utils import timezone
 from gamebuilder import fast_passwords  # noqa: F401
 
 from accounts.models import Profile
-from accounts.presence import mark_seen
+from accounts.presence import here_now, mark_seen
 from backgammon.engine.clock import LIVE_PRESETS, TimeControl
 from backgammon.models import AutoMatchRequest, Challenge, Game
 from backgammon.services import (
@@ -41,7 +41,8 @@ BLITZ_5 = TimeControl.live(8, 150)  # Blitz for BP's 5-point match
 
 
 def leave(user: Any) -> None:
-    """The player was last seen longer ago than "Who is here?" counts (PRESENCE_MINUTES)."""
+    """The player was last seen longer ago than "Who is here?" counts (PRESENCE_MINUTES), and so
+    longer ago than live play counts (LIVE_PRESENCE_SECONDS)."""
     Profile.objects.filter(user=user).update(last_seen=timezone.now() - timedelta(minutes=11))
 
 
@@ -241,6 +242,29 @@ def test_the_live_tab_lists_live_offers_of_players_here_only(alice: Any, bob: An
     assert [row.challenge for row in open_challenges_for(bob)] == [correspondence]
     mark_seen(alice.pk)
     assert [row.challenge for row in open_challenges_for(charlie, live_only)] == [live]
+
+
+def test_live_play_counts_only_the_players_seen_in_the_last_two_minutes(
+    alice: Any, bob: Any, settings: Any
+) -> None:
+    """"Who is here?" counts ten minutes, which a live match cannot wait: an offer whose player
+    closed their last page three minutes ago is gone, and their live request waits."""
+    assert settings.LIVE_PRESENCE_SECONDS == 120
+    live = live_offer(alice)
+    live_ask(bob)  # nothing to pair with yet: alice asks below
+    Profile.objects.filter(user=alice).update(last_seen=timezone.now() - timedelta(minutes=3))
+    assert here_now().filter(user=alice).exists()  # still on "Who is here?"
+    assert open_challenges_for(bob, OpenChallengeFilters(live=True)) == []
+    with pytest.raises(ChallengeRejected, match="has left the waiting room"):
+        open_challenge_join(challenge_id=live.pk, actor=bob)
+    AutoMatchRequest.objects.create(player=alice, variants=["BP"], time_limits=[], live_presets=["blitz"])
+    worker_tick.send(sender=None)
+    assert not Game.objects.exists()
+    # Seen 100 s ago (an open page marks its player at least every 90 s): here.
+    Profile.objects.filter(user=alice).update(last_seen=timezone.now() - timedelta(seconds=100))
+    assert [row.challenge for row in open_challenges_for(bob, OpenChallengeFilters(live=True))] == [live]
+    worker_tick.send(sender=None)
+    assert Game.objects.get().time_control().is_live
 
 
 def test_joining_a_live_offer_rechecks_that_its_player_is_here(alice: Any, bob: Any) -> None:

@@ -763,6 +763,47 @@ def test_a_stream_whose_redis_went_away_ends_so_the_page_reconnects_and_polls(
     run(scenario)
 
 
+def test_an_open_page_keeps_its_player_here_for_live_play(alice: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player reading a page without a click makes no request: the page's stream marks them seen,
+    as the presence rule of live offers and requests asks (accounts.presence.keep_seen)."""
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from accounts.models import Profile
+    from accounts.presence import here_for_live, seen_key
+    from backgammon.views import live as live_view
+
+    monkeypatch.setattr(live_view, "KEEPALIVE_SECONDS", 0.2)
+    alices_client = async_client_for(alice)
+
+    def away_for(minutes: int) -> None:
+        Profile.objects.filter(user=alice).update(last_seen=timezone.now() - timedelta(minutes=minutes))
+        cache.delete(seen_key(alice.pk))  # the minute's mark lapsed too
+
+    def is_here() -> bool:
+        return here_for_live().filter(user=alice).exists()
+
+    async def scenario() -> None:
+        stream = await open_stream(alices_client)
+        await sync_to_async(away_for)(3)
+        assert not await sync_to_async(is_here)()
+        for _ in range(3):  # a few quiet spells, each renewing the page's marks
+            assert (await asyncio.wait_for(anext(stream), 2)).decode() == ": still here\n\n"
+        assert await sync_to_async(is_here)()
+        # Within the minute the mark stands: the stream writes nothing more.
+        await sync_to_async(Profile.objects.filter(user=alice).update)(
+            last_seen=timezone.now() - timedelta(seconds=30))
+        for _ in range(2):
+            await asyncio.wait_for(anext(stream), 2)
+        seen = await sync_to_async(lambda: Profile.objects.get(user=alice).last_seen)()
+        assert timezone.now() - seen >= timedelta(seconds=30)
+
+    run(scenario)
+    # The page closed: nothing keeps her here any longer.
+    away_for(3)
+    assert not is_here()
+
+
 def test_redis_url_selects_the_redis_layer_with_its_prefix() -> None:
     code = ("import gamesite.settings as s; layer = s.CHANNEL_LAYERS['default']; "
             "host = layer['CONFIG']['hosts'][0]; "

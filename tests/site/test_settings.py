@@ -235,3 +235,12 @@ def test_redis_replies_are_parsed_and_commands_packed_in_c() -> None:
     assert DefaultParser is _HiredisParser
     assert AsyncDefaultParser is _AsyncHiredisParser
     assert isinstance(Connection()._command_packer, HiredisRespSerializer)
+
+
+def test_live_presence_must_outlast_an_open_pages_marks(tmp_path: Path) -> None:
+    """An open page marks its player at least every 90 s: a shorter window would drop players
+    who are reading a page."""
+    common = {"DEBUG": "1", "DEV_SECRETS_FILE": str(tmp_path / ".dev-secrets")}
+    refused = load_settings(**common, LIVE_PRESENCE_SECONDS="60")
+    assert refused.returncode != 0 and "LIVE_PRESENCE_SECONDS must be at least 90" in refused.stderr
+    assert load_settings(**common, LIVE_PRESENCE_SECONDS="90").returncode == 0
