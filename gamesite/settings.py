@@ -318,10 +318,11 @@ DEADLINE_TASK_HORIZON_SECONDS = env_int("DEADLINE_TASK_HORIZON_SECONDS", 2 * 360
 # "Who is here?" lists the players seen in this many minutes (accounts.presence).
 PRESENCE_MINUTES = env_int("PRESENCE_MINUTES", 10)
 # Live offers and Auto-Match requests count only the players seen in this many seconds: more than
-# the minute between an open page's marks (accounts.presence).
+# the 90 s an open page's stream may leave between its marks (accounts.presence.keep_seen).
 LIVE_PRESENCE_SECONDS = env_int("LIVE_PRESENCE_SECONDS", 120)
 if LIVE_PRESENCE_SECONDS < 90:
-    raise ImproperlyConfigured("LIVE_PRESENCE_SECONDS must be at least 90: an open page marks its player once a minute.")
+    raise ImproperlyConfigured(
+        "LIVE_PRESENCE_SECONDS must be at least 90: an open page marks its player at least every 90 s.")
 # Players who are not members may have this many active games that they started or accepted
 # (challenges, waiting room, auto-match) at once; bot, ladder and tournament games do not count.
 NON_MEMBER_GAME_LIMIT = env_int("NON_MEMBER_GAME_LIMIT", 30)

@@ -234,9 +234,7 @@ async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
         yield _hello()
         while True:
             if time.monotonic() - marked_at >= KEEPALIVE_SECONDS:
-                await _in_a_shared_thread(_renew_marks, marks)
-                if player_id is not None:
-                    await _in_a_shared_thread(_still_seen, player_id)
+                await _in_a_shared_thread(_renew_marks, marks, player_id)
                 marked_at = time.monotonic()
             if waiting is None:
                 waiting = asyncio.ensure_future(layer.receive(channel))
@@ -339,19 +337,18 @@ def _open_marks(marks: list[str]) -> None:
         log.info("live stream could not mark its page as listening", exc_info=True)
 
 
-def _renew_marks(marks: list[str]) -> None:
-    """Still open: each mark lives on (or counts this page again, if it lapsed meanwhile)."""
+def _renew_marks(marks: list[str], player_id: int | None = None) -> None:
+    """Still open: each mark lives on (or counts this page again, if it lapsed meanwhile), and the
+    page's player is still here (accounts.presence.keep_seen), in the same hand-over to a shared
+    thread. Its database connection goes back at once: this thread serves no request to end it."""
     try:
         for mark in marks:
             if not cache.touch(mark, LISTENING_SECONDS):
                 cache.add(mark, 1, LISTENING_SECONDS)
     except Exception:
         log.info("live stream could not renew its listening marks", exc_info=True)
-
-
-def _still_seen(player_id: int) -> None:
-    """The page's player is still here (accounts.presence.keep_seen); its database connection
-    goes back at once, as this thread serves no request that would end it."""
+    if player_id is None:
+        return
     try:
         keep_seen(player_id)
     except Exception:  # the cache or the database out of reach: the mark waits for the next time
