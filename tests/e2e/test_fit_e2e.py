@@ -6,6 +6,7 @@ points are targets a finger can hit and buttons are at least 44 px square."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from backgammon.engine import Action, TimeControl
 from tests.e2e.conftest import TabMaker
 from tests.e2e.scenes import SCENES, Scene, cast, opening
 from tests.e2e.test_replay_e2e import played_out_game
+from tests.site.gamebuilder import act, scripted_dice, start_game
 
 Shot = Callable[[Page, str], Path]
 SHOTS = bool(os.environ.get("E2E_SCREENSHOTS"))  # forty-odd full-page pictures: only when asked for
@@ -79,7 +82,28 @@ def check_fit(tab: Page, where: str, *, buttons_expected: bool, game_page: bool 
     return seen
 
 
-GAME_SCENES = {**SCENES, "complete-move": complete_move}
+def live_complete_move(who: Any, mp: pytest.MonkeyPatch) -> Scene:
+    """A live match to 3 (60 s delay, 10 minutes' reserve): Alice has built her opening 3-1 with her
+    turn's delay still counting, so the clocks' line, the opponent's presence and the delay are all
+    shown above the board, and Submit is next."""
+    scripted_dice(mp).then((3, 1))
+    game = start_game(who.alice, who.bob, variant="BP", match_length=3, time_control=TimeControl.live(60, 600))
+    return Scene(game, who.alice, "?steps=8-5,6-5")
+
+
+def live_roll_or_double(who: Any, mp: pytest.MonkeyPatch) -> Scene:
+    """The same live match after a turn each: Alice to roll or double, her delay counting."""
+    scene = live_complete_move(who, mp)
+    dice = scripted_dice(mp).then((6, 4))
+    game = act(scene.game, who.alice, Action.play(((8, 5), (6, 5))))
+    game = act(game, who.bob, Action.roll(1, 1))
+    game = act(game, who.bob, Action.play(((24, 18), (13, 9))))
+    assert dice.queue == []
+    return Scene(game, who.alice)
+
+
+LIVE_SCENES = {"live-complete-move": live_complete_move, "live-roll-or-double": live_roll_or_double}
+GAME_SCENES = {**SCENES, "complete-move": complete_move, **LIVE_SCENES}
 WAITING = {"finished-game", "finished-match", "race-waiting", "spectator"}  # nothing for the viewer to press
 
 
@@ -94,6 +118,9 @@ def test_each_phase_of_the_game_fits_every_screen(name: str, tab_for: TabMaker, 
         expect(tab.locator("svg.board")).to_be_visible()
         if SHOTS:
             screenshot(tab, f"fit-{name}-{width}x{height}")
+        if name in LIVE_SCENES:  # the clocks' line is there at its fullest, the delay counting
+            expect(tab.locator(".match-clock__delay")).to_have_text(re.compile(r"delay \d+ s"))
+            expect(tab.locator("#opponent-presence")).to_be_visible()
         check_fit(tab, f"{name} {width}x{height}", buttons_expected=name not in WAITING)
 
 

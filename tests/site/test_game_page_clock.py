@@ -39,7 +39,7 @@ def clocks_of(page: str) -> tuple[dict[str, Any], list[tuple[str, str, str]]]:
     data = json.loads(re.search(r"data-match-clock='([^']*)'", page).group(1))  # type: ignore[union-attr]
     faces = re.findall(
         r'<p class="match-clock match-clock--(black|white)([^"]*)" data-side="\1">\s*'
-        r'<span class="match-clock__name">[^<]*</span>\s*<span class="match-clock__time" role="timer">([^<]*)</span>',
+        r'<span class="match-clock__name"><svg class="swatch"[^>]*><circle [^>]*/></svg>[^<]*</span>\s*<span class="match-clock__time" role="timer">([^<]*)</span>',
         page,
     )
     return data, faces
