@@ -39,6 +39,7 @@ from backgammon.move_records import (
 )
 from backgammon.moves_markup import moves_record_markup
 from backgammon.services.notes import game_note_text, note_key
+from backgammon.services.rematch import RematchState, rematch_state
 from gamesite.kept import ask_together, kept
 from gamesite.menu_counts import menu_counts_context, menu_counts_keys
 
@@ -82,6 +83,7 @@ class GameReads:
     menu_counts: dict[str, int] | None = None
     # A live game in play, for its players: whether the opponent has its page open now.
     opponent_here: bool | None = None
+    rematch: RematchState | None = None  # a finished live match's, for its players
 
 
 def earlier_moves_key(game_id: int, game_number: int, for_a_player: bool) -> str:
@@ -140,6 +142,7 @@ def gather(game: Game, user: Any, *, whole_page: bool = False) -> GameReads:
         note_text=game_note_text(game=game, author=user) if whole_page and is_player else None,
         menu_counts=menu_counts_context(user) if whole_page and viewer_id is not None else None,
         opponent_here=opponent_here(game, viewer_id) if is_player and game.is_live and game.is_active else None,
+        rematch=rematch_state(game, user) if is_player and game.is_live and not game.is_active else None,
     )
 
 

@@ -142,6 +142,8 @@ class Challenge(models.Model):
     message = models.CharField(max_length=500, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     game = models.ForeignKey("Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # A rematch (services.rematch): the finished live match whose players it asks to play again.
+    rematch_of = models.ForeignKey("Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
     responded_at = models.DateTimeField(null=True, blank=True)
 

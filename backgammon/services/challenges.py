@@ -169,6 +169,7 @@ def challenge_create(
     stake: int | None = None,
     counts_toward_limit: bool = True,
     time_control: TimeControl | None = None,
+    rematch_of: Game | None = None,
 ) -> Challenge:
     """Invite the player named ``opponent`` (a username, any case) to a game with these rules.
 
@@ -205,6 +206,7 @@ def challenge_create(
                 challenged=other,
                 rated=rated,
                 counts_toward_limit=counted,
+                rematch_of=rematch_of,
                 **terms,
             )
     except IntegrityError:

@@ -12,15 +12,18 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 from django_ratelimit.core import is_ratelimited
 
 from backgammon.models import Game
 from backgammon.services.notes import NOTE_MAX_LENGTH, NoteRejected, game_note_save, game_note_text
 from backgammon.services.refusals import Refusal, Rejected
-from backgammon.services.rematch import rematch_offer
+from backgammon.services.rematch import rematch_offer, rematch_state
 from backgammon.services.watching import game_set_private, games_to_watch
 from backgammon.views.access import visible_game_or_404
+from gamesite.jinja_env import render_jinja
 
 __all__ = ["game_note", "game_privacy", "watch"]
 
@@ -96,12 +99,16 @@ def watch(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A player of a finished live match challenges the opponent to the same match again."""
+    """POST: a player of a finished live match challenges the opponent to the same match again,
+    or accepts the opponent's offer of it. GET (the game page's rematch slot asking again, htmx):
+    where the rematch stands, or off to it once it has started."""
     game = visible_game_or_404(game_id, request.user)
+    if request.method == "GET":
+        return _rematch_slot(request, game)
     try:
-        rematch_offer(game_id=game.pk, user=request.user)
+        made = rematch_offer(game_id=game.pk, user=request.user)
     except Rejected as refusal:
         status = _refusal_status(refusal)
         if status != 400:  # a watcher's request: nothing to show them on the game's page
@@ -109,6 +116,22 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, refusal.message)
         return _back_to_game(game.pk)
     opponent = game.opponent_of(request.user)
+    if isinstance(made, Game):
+        messages.success(request, f"The rematch against {opponent.get_username()} has started.")
+        return _back_to_game(made.pk)
     messages.success(request, f"Rematch offered to {opponent.get_username()}: it lapses unless answered "
                               "within 2 minutes.")
-    return redirect("backgammon:status")
+    return _back_to_game(game.pk)
+
+
+def _rematch_slot(request: HttpRequest, game: Game) -> HttpResponse:
+    state = rematch_state(game, request.user)
+    if state is None:
+        raise Http404("Only the players of a finished live match have a rematch.")
+    if not getattr(request, "htmx", False):
+        return _back_to_game(game.pk)
+    if state.started is not None:
+        return HttpResponseClientRedirect(reverse("backgammon:game", args=[state.started.pk]))
+    context = {"rematch": state, "rematch_url": reverse("backgammon:game_rematch", args=[game.pk]),
+               "opponent_name": game.opponent_of(request.user).get_username()}
+    return HttpResponse(render_jinja("backgammon/_rematch.html", context, request))

@@ -125,8 +125,21 @@ def test_the_plain_forms_of_a_pushed_region_are_sent_with_the_pages_token(
     resigner = live.actor
     live = act(live, resigner, Action.resign(3))
     act(live, who.bob if resigner == who.alice else who.alice, Action.accept_resign())
+    alice = tab_for(390, who.alice)
+    alice.goto(f"/games/{live.pk}/")
+    expect(alice.locator("body")).to_have_attribute("data-live", "push")
+    alice.wait_for_timeout(500)
     bob.get_by_role("button", name="Rematch").click()
     expect(bob.get_by_text(re.compile("Rematch offered to alice"))).to_be_visible()
+    # Alice's open page hears of the offer and accepts it with the same button; bob's page, waiting
+    # for her answer, goes to the new match by itself.
+    expect(bob.locator("#rematch-slot")).to_contain_text("waiting for alice")
+    expect(alice.locator("#rematch-slot")).to_contain_text("bob offers a rematch")
+    alice.get_by_role("button", name="Accept the rematch").click()
+    rematch = Game.objects.exclude(pk__in=[game.pk, live.pk]).get()
+    expect(alice).to_have_url(re.compile(rf"/games/{rematch.pk}/$"))
+    expect(bob).to_have_url(re.compile(rf"/games/{rematch.pk}/$"))
+    assert Game.objects.filter(status=Game.Status.ACTIVE, live_reserve_s=90).count() == 1
 
 
 def test_with_the_stream_blocked_the_page_polls_with_back_off_then_returns_to_push(
