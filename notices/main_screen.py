@@ -65,6 +65,15 @@ class MainScreen:
     links: dict[str, str] = field(default_factory=dict)
     newcomer: NewcomerOffer | None = None
 
+    @property
+    def live_challenges(self) -> list[Challenge]:
+        """The live challenges to the player: they lapse within 2 minutes, so they lead the screen."""
+        return [challenge for challenge in self.challenges if challenge.is_live]
+
+    @property
+    def other_challenges(self) -> list[Challenge]:
+        return [challenge for challenge in self.challenges if not challenge.is_live]
+
 
 def _games_waiting(user: Any, now: datetime) -> list[GameWaiting]:
     games = (
