@@ -315,9 +315,12 @@ def _publish_status(user_id: int) -> None:
     _send([(user_group(user_id), [(EVENT_STATUS, _status(user_id, listening))])])
 
 
-def publish_challenge_created(*, challenged_id: int, **_: Any) -> None:
-    """A challenge appears in the challenged player's status lists."""
+def publish_challenge_created(*, challenged_id: int, challenger_id: int | None = None, **_: Any) -> None:
+    """A challenge appears in the challenged player's status lists, and in the challenger's (their
+    other open pages: a rematch offered from one page of the finished match shows on the others)."""
     publish_status(challenged_id)
+    if challenger_id is not None:
+        publish_status(challenger_id)
 
 
 def _listening(user_ids: list[int], game_id: int | None, also_kept: list[str] | None = None) -> dict[str, Any]:

@@ -221,9 +221,20 @@ def challenge_create(
             sender=Challenge,
             challenge_id=challenge.pk,
             challenged_id=other.pk,
+            challenger_id=challenger.pk,
         )
     )
     return challenge
+
+
+def live_challenge_just_accepted(user: Any) -> int | None:
+    """The game of ``user``'s live challenge accepted in the last 2 minutes (its lapse), while it is
+    being played: the challenger's open status and home pages go there at the news of it, as the
+    Waiting Room takes a live offer's player to the game when their offer is joined."""
+    return (Challenge.objects.filter(
+        challenger=user, status=Challenge.Status.ACCEPTED, live_reserve_s__isnull=False,
+        responded_at__gt=timezone.now() - LIVE_CHALLENGE_EXPIRY, game__status=Game.Status.ACTIVE,
+    ).order_by("-responded_at").values_list("game_id", flat=True).first())
 
 
 NO_SUCH_CHALLENGE = "There is no such challenge"

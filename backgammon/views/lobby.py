@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.rating_choices import rated_defaults
 from backgammon.engine import VARIANTS
@@ -26,6 +27,7 @@ from backgammon.services import (
     open_challenge_create,
     status_lists,
 )
+from backgammon.services.challenges import live_challenge_just_accepted
 from gamesite.jinja_env import render_jinja
 from gamesite.menu_counts import menu_counts_keys
 
@@ -44,10 +46,15 @@ def game_url(game: Game) -> str:
 
 
 def _render_status(request: HttpRequest, *, status_code: int = 200) -> HttpResponse:
-    """The page, or for htmx's poll only its lists (the page asks every few seconds)."""
+    """The page, or for htmx's poll only its lists (the page asks every few seconds), or off to the
+    live match a challenge of the player's has just started."""
+    htmx = getattr(request, "htmx", None)
+    if htmx and not htmx.boosted and request.method == "GET":
+        started = live_challenge_just_accepted(request.user)
+        if started is not None:
+            return HttpResponseClientRedirect(reverse("backgammon:game", args=[started]))
     lists = status_lists(request.user, also_kept=menu_counts_keys(request.user.pk))
     markup = render_jinja("backgammon/_status_lists.html", {"lists": lists, "user": request.user}, request)
-    htmx = getattr(request, "htmx", None)
     if htmx and not htmx.boosted:
         response = HttpResponse(markup, status=status_code)
     else:
