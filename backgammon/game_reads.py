@@ -23,6 +23,7 @@ from django.core.cache import cache
 from django.core.cache.utils import make_template_fragment_key
 from django.utils.safestring import SafeString, mark_safe
 
+from accounts.computer_players import is_computer_player
 from accounts.relations import either_ignores
 from accounts.templatetags.players import player_link
 from accounts.vacations import vacations_end_key
@@ -141,9 +142,15 @@ def gather(game: Game, user: Any, *, whole_page: bool = False) -> GameReads:
         finished=finished,
         note_text=game_note_text(game=game, author=user) if whole_page and is_player else None,
         menu_counts=menu_counts_context(user) if whole_page and viewer_id is not None else None,
-        opponent_here=opponent_here(game, viewer_id) if is_player and game.is_live and game.is_active else None,
+        opponent_here=_opponent_here(game, viewer_id) if is_player and game.is_live and game.is_active else None,
         rematch=rematch_state(game, user) if is_player and game.is_live and not game.is_active else None,
     )
+
+
+def _opponent_here(game: Game, viewer_id: int) -> bool:
+    """A computer opponent is always here (it answers within the delay and opens no page)."""
+    opponent = game.white if viewer_id == game.black_id else game.black
+    return is_computer_player(opponent) or opponent_here(game, viewer_id)
 
 
 def _time_gifts(game: Game) -> list[TimeGift]:

@@ -47,3 +47,20 @@ def test_no_presence_by_correspondence_or_for_a_watcher(alice: Any, bob: Any, ch
     live = start_game(alice, charlie, "BP", match_length=3, time_limit=timedelta(days=3),
                       time_control=TimeControl.live(12, 180))
     assert 'id="opponent-presence"' not in _page(client_for(bob), live)
+
+
+def test_a_computer_opponent_is_always_here(alice: Any, alice_client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It answers within the delay and opens no page: never shown as away."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+    from bots.accounts import create_bot_accounts
+    from bots.models import Bot
+
+    create_bot_accounts(get_user_model(), Profile, Bot)
+    computer = get_user_model().objects.get(username="gnubg-easy")
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, computer, "BP", match_length=3, time_limit=timedelta(days=3),
+                      time_control=TimeControl.live(12, 180))
+    cache.delete(listening_key(computer.pk, game.pk))
+    assert ">gnubg-easy is here</p>" in _page(alice_client, game)
