@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
+from django_htmx.http import HttpResponseStopPolling
 
 from backgammon.engine.variants import VARIANTS
-from backgammon.services.challenges import live_challenge_just_accepted
+from backgammon.views.lobby import to_live_match_just_started
 from gamesite.menu_counts import menu_counts_context, menu_counts_markup
 from notices.main_screen import main_screen
 
@@ -19,11 +18,10 @@ def home(request: HttpRequest) -> HttpResponse:
     """Visitors get a welcome; players get the main screen: what to do now (to htmx, asking
     again when a pushed event says it changed, only its lists)."""
     if request.user.is_authenticated:
+        going = to_live_match_just_started(request)
+        if going is not None:
+            return going
         htmx = getattr(request, "htmx", None)
-        if htmx and not htmx.boosted:  # the news of it: off to a live match a challenge just started
-            started = live_challenge_just_accepted(request.user)
-            if started is not None:
-                return HttpResponseClientRedirect(reverse("backgammon:game", args=[started]))
         context = {"screen": main_screen(request.user)}
         template = "notices/_main_screen.html" if htmx and not htmx.boosted else "notices/main_screen.html"
         response = render(request, template, context)

@@ -43,9 +43,14 @@ def _finished_live_game(game_id: int, user: Any) -> Game:
     return game
 
 
+def _open_since() -> Any:
+    """Offers made since then are still open (a live challenge's 2 minutes)."""
+    return timezone.now() - LIVE_CHALLENGE_EXPIRY
+
+
 def _pending(offers: Any) -> Any:
     """The offers still open: pending and within a live challenge's 2 minutes."""
-    return offers.filter(status=Challenge.Status.PENDING, created_at__gt=timezone.now() - LIVE_CHALLENGE_EXPIRY)
+    return offers.filter(status=Challenge.Status.PENDING, created_at__gt=_open_since())
 
 
 def rematch_offer(*, game_id: int, user: Any) -> Challenge | Game:
@@ -74,7 +79,7 @@ def rematch_state(game: Game, user: Any) -> RematchState | None:
     if game.status != Game.Status.FINISHED or not game.is_live or game.side_of(user) is None:
         return None
     offers = list(Challenge.objects.filter(rematch_of=game).select_related("game").order_by("-created_at", "-pk")[:10])
-    open_since = timezone.now() - LIVE_CHALLENGE_EXPIRY
+    open_since = _open_since()
     waiting = [offer for offer in offers if offer.status == Challenge.Status.PENDING and offer.created_at > open_since]
     started = next((offer.game for offer in offers if offer.status == Challenge.Status.ACCEPTED
                     and offer.game is not None and offer.game.status == Game.Status.ACTIVE), None)

@@ -45,14 +45,23 @@ def game_url(game: Game) -> str:
         return reverse("backgammon:status")
 
 
+def to_live_match_just_started(request: HttpRequest) -> HttpResponse | None:
+    """For a list region's htmx refresh (Game status, the main screen: asked again at the news of a
+    change), off to the live match the player's challenge has just started; None otherwise."""
+    htmx = getattr(request, "htmx", None)
+    if not htmx or htmx.boosted or request.method != "GET":
+        return None
+    started = live_challenge_just_accepted(request.user)
+    return None if started is None else HttpResponseClientRedirect(reverse("backgammon:game", args=[started]))
+
+
 def _render_status(request: HttpRequest, *, status_code: int = 200) -> HttpResponse:
     """The page, or for htmx's poll only its lists (the page asks every few seconds), or off to the
     live match a challenge of the player's has just started."""
+    going = to_live_match_just_started(request)
+    if going is not None:
+        return going
     htmx = getattr(request, "htmx", None)
-    if htmx and not htmx.boosted and request.method == "GET":
-        started = live_challenge_just_accepted(request.user)
-        if started is not None:
-            return HttpResponseClientRedirect(reverse("backgammon:game", args=[started]))
     lists = status_lists(request.user, also_kept=menu_counts_keys(request.user.pk))
     markup = render_jinja("backgammon/_status_lists.html", {"lists": lists, "user": request.user}, request)
     if htmx and not htmx.boosted:
