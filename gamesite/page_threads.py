@@ -10,8 +10,9 @@ take the interpreter and then for the page thread to take it back, up to Python'
 Here a form's body (up to PREREAD_BYTES, with its length given) is read on the loop before the
 page thread starts, and an answer goes to the loop in one hand-over: the status and headers with
 the first piece of the body, and the last piece marked as the last (a streamed answer, such as a
-static file, still goes piece by piece, each as it comes). What a2wsgi does otherwise (the
-threads, the environ, closing the answer after its last byte) is unchanged.
+static file, still goes piece by piece, each as it comes), and the page thread does not wait
+for the loop to take the last piece. What a2wsgi does otherwise (the threads, the environ,
+closing the answer after its last piece) is unchanged.
 
 A view may also leave the rest of its answer to the event loop (``FINISH_ON_LOOP``): the live
 stream checks its request in a page thread like any page, then holds its connection open on the
@@ -114,6 +115,11 @@ class _Responder(WSGIResponder):
             getattr(iterable, "close", lambda: None)()
 
     def _hand_over(self, chunk: bytes, *, last: bool) -> None:
+        """A piece of the answer to the loop. The page thread waits for the loop to take a piece
+        that more follow (a streamed answer: the queue's bound holds it back), not the last one:
+        it goes on at once to what the request left for after its answer (the push of a move,
+        gamesite/after_answer.py) while the loop sends it, rather than sleeping until the loop
+        has run and then waking again (a sleep and a wake of the thread per answer)."""
         messages = [] if self._start is None else [self._start]
         self._start = None
         messages.append({"type": "http.response.body", "body": chunk, "more_body": not last})
@@ -122,7 +128,23 @@ class _Responder(WSGIResponder):
             for message in messages:
                 await self.send_queue.put(message)
 
-        asyncio.run_coroutine_threadsafe(put_all(), loop=self.loop).result()
+        if last:
+            self.loop.call_soon_threadsafe(self._queue_last, messages, put_all)
+        else:
+            asyncio.run_coroutine_threadsafe(put_all(), loop=self.loop).result()
+
+    def _queue_last(self, messages: list[dict[str, Any]], put_all: Callable[[], Awaitable[None]]) -> None:
+        """On the loop: the last piece into the send queue, after every piece before it (each was
+        put before its thread went on). This runs before the request's coroutine resumes (its
+        thread's end is a callback scheduled after this one), so the end-of-answer mark comes
+        after it; when the queue is full, a task puts it, and asyncio's queue lets waiting
+        putters in the order they came, that task's first."""
+        queue = self.send_queue
+        if queue.maxsize <= 0 or queue.maxsize - queue.qsize() >= len(messages):
+            for message in messages:
+                queue.put_nowait(message)
+        else:
+            self.loop.create_task(put_all())  # type: ignore[arg-type]
 
 
 # What a finisher is given if the view's request failed before Django answered it.

@@ -106,6 +106,65 @@ def test_a_streamed_answer_goes_piece_by_piece_the_last_marked_and_closed_after_
     assert events.index("yield two") < events.index("send http.response.start")  # one piece behind
 
 
+def test_the_page_thread_goes_on_to_its_after_answer_work_without_waiting_for_the_loop() -> None:
+    """The loop is held up (as by other requests) until the answer's closing has run: had the
+    page thread waited for the loop to take its last piece, the closing would come only once the
+    loop was free, after the hold's time limit."""
+    import threading
+
+    closed = threading.Event()
+    held: list[bool] = []
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    class Answer(list[bytes]):
+        def close(self) -> None:
+            closed.set()  # what gamesite/after_answer.py runs: the push of a move
+
+    def hold_the_loop() -> None:
+        held.append(closed.wait(5))
+
+    def app(environ: Any, start_response: Any) -> list[bytes]:
+        loops[0].call_soon_threadsafe(hold_the_loop)
+        start_response("200 OK", [])
+        return Answer([b"the page"])
+
+    async def receive() -> dict[str, Any]:
+        loops.append(asyncio.get_running_loop())
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    in_own_thread(lambda: asyncio.run(PageThreads(app, workers=1)(_scope(), receive, send)))
+    assert held == [True]
+    assert [m.get("body") for m in sent] == [None, b"the page"]
+
+
+def test_a_last_piece_that_finds_the_send_queue_full_still_goes_last() -> None:
+    """A streamed answer whose client reads slowly: the queue (one piece here) is full when the
+    last piece comes, and every piece still goes in order, the end of the answer after them."""
+    pieces = [b"one", b"two", b"three", b"four"]
+
+    def app(environ: Any, start_response: Any) -> Iterator[bytes]:
+        start_response("200 OK", [])
+        return iter(pieces)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        await asyncio.sleep(0.02)
+        sent.append(message)
+
+    in_own_thread(lambda: asyncio.run(PageThreads(app, workers=1, send_queue_size=1)(_scope(), receive, send)))
+    assert [(m.get("body"), m.get("more_body")) for m in sent] == [
+        (None, None), (b"one", True), (b"two", True), (b"three", True), (b"four", False)]
+
+
 def test_an_app_that_fails_before_its_answer_sends_nothing_and_the_server_answers_500() -> None:
     def app(environ: Any, start_response: Any) -> list[bytes]:
         start_response("200 OK", [])
