@@ -164,20 +164,25 @@ def test_an_action_reads_the_game_row_once(alice: Any, bob: Any, client_for: Any
 def test_an_action_appends_its_rows_in_one_insert_and_each_row_knows_its_id(
     alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The rows go in with one cached statement (services/games.py _insert_actions); an opening
-    roll that ties is re-rolled in the same request: several rows in one INSERT."""
+    """The rows go in with one cached statement, which on PostgreSQL also writes the game's
+    snapshot (services/games.py _appended_and_saved): one round trip for both. An opening roll
+    that ties is re-rolled in the same request: several rows in one INSERT."""
     from backgammon.services import games
     from tests.site.gamebuilder import scripted_dice
 
     scripted_dice(monkeypatch).then((3, 3), (4, 4), (5, 2))
     appended: list[list[Any]] = []
-    insert = games._insert_actions
-    monkeypatch.setattr(games, "_insert_actions", lambda rows: (appended.append(rows), insert(rows))[1])
+    together = games._appended_and_saved
+    monkeypatch.setattr(games, "_appended_and_saved",
+                        lambda game, rows, values: (appended.append(rows), together(game, rows, values))[1])
     with CaptureQueriesContext(connection) as queries:
         game = start_game(alice, bob, "BP")
-    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "backgammon_gameaction"')]
+    inserts = [q["sql"] for q in queries.captured_queries if 'INSERT INTO "backgammon_gameaction"' in q["sql"]]
     rows = [row for batch in appended for row in batch]
     assert len(inserts) == len(appended) and len(rows) >= 3  # two ties and the opening roll that counts
+    assert all('UPDATE "backgammon_game" SET' in sql for sql in inserts)
+    snapshot_alone = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "backgammon_game" SET "action_count"')]
+    assert snapshot_alone == []
     stored = dict(GameAction.objects.filter(game=game).values_list("number", "pk"))
     assert {row.number: row.pk for row in rows} == stored
     assert [row.data for row in rows][:2] == [{"kind": "roll", "dice": [3, 3]}, {"kind": "roll", "dice": [4, 4]}]
