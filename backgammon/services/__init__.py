@@ -11,6 +11,7 @@ from .auto_match import (
     auto_match_place,
     auto_match_set,
     auto_match_waiting,
+    live_match_in_play,
 )
 from .challenges import (
     CHALLENGE_MESSAGE_MAX,
@@ -57,6 +58,7 @@ __all__ = [
     "auto_match_place",
     "auto_match_set",
     "auto_match_waiting",
+    "live_match_in_play",
     "challenge_accept",
     "challenge_create",
     "challenge_decline",

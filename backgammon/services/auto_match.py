@@ -53,6 +53,7 @@ __all__ = [
     "auto_match_place",
     "auto_match_set",
     "auto_match_waiting",
+    "live_match_in_play",
 ]
 
 logger = logging.getLogger(__name__)
@@ -324,6 +325,16 @@ def auto_match_pair() -> list[Game]:
         return started
 
 
+def _live_games_in_play() -> QuerySet[Game]:
+    return Game.objects.filter(status=Game.Status.ACTIVE, live_reserve_s__isnull=False)
+
+
+def live_match_in_play(user: Any) -> Game | None:
+    """The live match ``user`` is playing now, if any: their live request waits, open, until it
+    has ended (``_without_absent_live``), and their Auto-Match page says so."""
+    return _live_games_in_play().filter(Q(black=user) | Q(white=user)).select_related("black", "white").order_by("-pk").first()
+
+
 def _without_absent_live(requests: list[AutoMatchRequest]) -> list[AutoMatchRequest]:
     """The requests that may pair now: every correspondence one, and the live ones of players
     who are here and not playing a live match already (a live request for several games plays
@@ -332,9 +343,7 @@ def _without_absent_live(requests: list[AutoMatchRequest]) -> list[AutoMatchRequ
     if not live_players:
         return requests
     free = set(here_for_live().filter(user_id__in=live_players).values_list("user_id", flat=True))
-    playing = Game.objects.filter(status=Game.Status.ACTIVE, live_reserve_s__isnull=False).filter(
-        Q(black_id__in=free) | Q(white_id__in=free)
-    ).values_list("black_id", "white_id")
+    playing = _live_games_in_play().filter(Q(black_id__in=free) | Q(white_id__in=free)).values_list("black_id", "white_id")
     free -= {player for pair in playing for player in pair}
     return [r for r in requests if not r.is_live or r.player_id in free]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -27,6 +28,7 @@ from backgammon.services import (
     auto_match_of,
     auto_match_place,
     auto_match_waiting,
+    live_match_in_play,
     open_challenge_create,
     open_challenge_join,
     open_challenge_withdraw,
@@ -229,7 +231,15 @@ def auto_match(request: HttpRequest) -> HttpResponse:
         })
     else:
         form = AutoMatchForm(initial={"variants": ["BP"], "time_limits": [time_limit_key(v) for v in _DEFAULT_LIMITS]})
-    return render(request, "backgammon/auto_match.html", {"form": form, "current": current})
+    return render(request, "backgammon/auto_match.html", {"form": form, "current": current,
+                                                          "playing_live": _playing_live(current, request.user)})
+
+
+def _playing_live(current: AutoMatchRequest | None, user: Any) -> Game | None:
+    """The live match that keeps an open live request waiting, for its page to say why."""
+    if current is None or not current.is_live or current.status != AutoMatchRequest.Status.OPEN:
+        return None
+    return live_match_in_play(user)
 
 
 def _game_ids(found: AutoMatchRequest) -> set[int]:

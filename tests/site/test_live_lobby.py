@@ -366,3 +366,24 @@ def test_a_live_request_for_several_games_plays_them_one_after_another(
     second = Game.objects.exclude(pk=first.pk).get()
     assert {second.black, second.white} == {alice, charlie}
     assert AutoMatchRequest.objects.get(player=alice).status == "filled"
+
+
+def test_a_live_request_waiting_for_its_players_match_to_end_says_so_and_cancels_first(
+    alice: Any, bob: Any, charlie: Any, alice_client: Client, charlie_client: Client
+) -> None:
+    """The page says why the request waits (the match the player is in, linked) rather than
+    'waiting for an opponent who is here' while one is; its way out comes before its facts, so a
+    phone held sideways shows both on its first screen."""
+    live_ask(alice, max_games=2)
+    live_ask(bob)
+    match = Game.objects.get()
+    live_ask(charlie)
+    page = alice_client.get(AUTO).content.decode()
+    assert "You are playing a live match now" in page and "Waiting for a live opponent" not in page
+    assert f'href="{reverse("backgammon:game", args=[match.pk])}"' in page
+    assert page.index("Cancel request") < page.index("Live clocks")
+    waiting = charlie_client.get(AUTO).content.decode()
+    assert "Waiting for a live opponent who is here" in waiting and "You are playing" not in waiting
+    assert "Say what you will play" not in waiting  # the page's lead gives way to the request
+    alice_client.post(reverse("backgammon:auto_match_cancel"))
+    assert "Say what you will play" in alice_client.get(AUTO).content.decode()
