@@ -21,7 +21,7 @@ from backgammon.engine.game import GameResult
 from backgammon.engine.match_json import result_from_dict
 from backgammon.engine.matfile import export_mat
 from backgammon.models import Game
-from gamesite.kept import forget, keep, kept, kept_if_any
+from gamesite.kept import forget, keep_unchanging, kept, kept_if_any
 
 __all__ = [
     "GameRecord", "LoggedAction", "MoveRow", "earlier_game_records", "forget_logged", "game_records", "logged_actions",
@@ -106,7 +106,7 @@ def logged_actions(game: Game, *, from_game: int = 1) -> list[LoggedAction]:
         if appended is None:
             memo[version] = kept(key, lambda: _read_logged(game, from_game), LOGGED_SECONDS)
         else:
-            keep(key, appended, LOGGED_SECONDS)
+            keep_unchanging(key, appended, LOGGED_SECONDS)
             memo[version] = appended
     return memo[version]
 

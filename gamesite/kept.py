@@ -25,6 +25,15 @@ menu counts), each a round trip to Redis; and ``ask_together`` asks for several 
 will need in one trip. What this request forgets is forgotten there too (and computed afresh
 when asked again, without asking the cache that it has just emptied), and an answer computed
 inside a transaction is not remembered (the transaction may roll back).
+
+A page request's forgets, and the answers it keeps with ``keep_unchanging``, go with its next
+trip to the cache rather than a trip of their own (Redis: one pipeline, the writes first): a
+move forgets the players' counts as it commits and then reads what its answer shows, and keeps
+the new version of the game's log while drawing its answer and then reads who listens for its
+news. A forget goes before the answer does, whatever follows (the next page, a redirect's,
+must not read what it forgot); an answer that never changes under its key (a version of a log)
+may wait until the request's end. Everything else (``keep``, and everything outside a page
+request) is written at once, as before.
 """
 
 from __future__ import annotations
@@ -43,7 +52,7 @@ from gamesite.closing import ClosingWith
 __all__ = [
     "answers_once_per_request", "ask_together", "ask_together_with", "ask_with_the_signed_in_user",
     "asked_with_the_signed_in_user",
-    "forget", "forget_when_changed", "keep", "keep_many", "kept", "kept_if_any", "kept_of_these",
+    "forget", "forget_when_changed", "keep", "keep_many", "keep_unchanging", "kept", "kept_if_any", "kept_of_these",
 ]
 
 T = TypeVar("T")
@@ -62,13 +71,18 @@ def answers_once_per_request(wsgi_app: Any) -> Any:
     """``wsgi_app``, each of its requests asking the cache for an answer once (see above).
 
     Django's whole response is made inside the call, in this thread (the pages' views are not
-    streaming ones); the request's answers are dropped when the server closes the answer, so
-    what the request publishes after sending it (backgammon/live.py) still has them."""
+    streaming ones): what it forgot is sent before the answer goes. The request's answers are
+    dropped when the server closes the answer, so what the request publishes after sending it
+    (backgammon/live.py) still has them, and what it wrote and has not sent goes then."""
 
     def remembering(environ: Any, start_response: Any) -> Any:
         _this_request.answers = {}
+        _this_request.writes = []
         try:
-            return ClosingWith(wsgi_app(environ, start_response), last=_forget_this_request)
+            answer = wsgi_app(environ, start_response)
+            if any(kind == _DELETE for kind, _what, _seconds in _this_request.writes):
+                _trip([])
+            return ClosingWith(answer, last=_forget_this_request)
         except BaseException:
             _forget_this_request()
             raise
@@ -77,7 +91,47 @@ def answers_once_per_request(wsgi_app: Any) -> Any:
 
 
 def _forget_this_request() -> None:
-    _this_request.answers = None
+    try:
+        _trip([])
+    finally:
+        _this_request.answers = None
+        _this_request.writes = None
+
+
+_DELETE, _SET = "delete", "set"
+
+
+def _write_soon(kind: str, what: Any, seconds: int | None = None) -> None:
+    """A write for this page request's next trip to the cache; at once outside a page request."""
+    writes = getattr(_this_request, "writes", None)
+    if writes is not None:
+        writes.append((kind, what, seconds))
+    elif kind == _DELETE:
+        cache.delete_many(what)
+    else:
+        cache.set_many(what, seconds)
+
+
+def _trip(keys: list[str]) -> dict[str, Any]:
+    """One trip to the cache: what this page request wrote since its last trip, in order, then
+    the answers under ``keys`` that the cache has."""
+    writes = getattr(_this_request, "writes", None)
+    if not writes:
+        return cache.get_many(keys) if keys else {}
+    _this_request.writes = []
+    together = getattr(cache, "written_then_read", None)
+    if together is not None:  # Redis (gamesite/redis_cache.py): a pipeline
+        return together(writes, keys)  # type: ignore[no-any-return]
+    for kind, what, seconds in writes:
+        if kind == _DELETE:
+            cache.delete_many(what)
+        else:
+            cache.set_many(what, seconds)
+    return cache.get_many(keys) if keys else {}
+
+
+def _has_writes_waiting() -> bool:
+    return bool(getattr(_this_request, "writes", None))
 
 
 def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
@@ -89,7 +143,12 @@ def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
         return answers[key]  # type: ignore[no-any-return]
     # What this request forgot or found missing, the cache does not have: no need to ask again.
     missing_here = answers is not None and answers.get(key) is _NOT_IN_CACHE
-    value = _MISSING if missing_here else cache.get(key, _MISSING)
+    if missing_here:
+        value = _MISSING
+    elif _has_writes_waiting():
+        value = _trip([key]).get(key, _MISSING)
+    else:
+        value = cache.get(key, _MISSING)
     if value is _MISSING:
         value = compute()
         keep(key, value, seconds)
@@ -110,7 +169,7 @@ def ask_together(keys: Iterable[str]) -> None:
         return
     wanted = [key for key in dict.fromkeys(keys) if key not in answers]  # forgotten ones too
     if wanted:
-        found = cache.get_many(wanted)
+        found = _trip(wanted)
         answers.update({key: found.get(key, _NOT_IN_CACHE) for key in wanted})
 
 
@@ -123,7 +182,7 @@ def ask_together_with(key: str, keys: Iterable[str]) -> Any:
     if answers is None or not settings.KEPT_ANSWERS:
         return cache.get(key)
     wanted = [each for each in dict.fromkeys(keys) if each not in answers and each != key]
-    found = cache.get_many([key, *wanted])
+    found = _trip([key, *wanted])
     answers.update({each: found.get(each, _NOT_IN_CACHE) for each in wanted})
     return found.get(key)
 
@@ -152,7 +211,7 @@ def kept_if_any(key: str) -> Any:
     if answers is not None and key in answers:
         value = answers[key]
         return None if value is _NOT_IN_CACHE else value
-    value = cache.get(key)
+    value = _trip([key]).get(key) if _has_writes_waiting() else cache.get(key)
     if answers is not None and value is not None:
         answers[key] = value
     return value
@@ -181,9 +240,37 @@ def keep(key: str, value: Any, seconds: int) -> None:
     if answers is not None:
         answers.pop(key, None)
     if _in_a_transaction():
-        transaction.on_commit(lambda: cache.set(key, value, seconds))
+        transaction.on_commit(lambda: _set_now({key: value}, seconds))
     else:
+        _set_now({key: value}, seconds)
+
+
+def keep_unchanging(key: str, value: Any, seconds: int) -> None:
+    """``keep`` for an answer that never changes under ``key`` (a version of a game's log): within
+    a page request it goes with the request's next trip to the cache, or at its end."""
+    if not settings.KEPT_ANSWERS:
+        return
+    answers = _request_answers()
+    if _in_a_transaction():
+        if answers is not None:
+            answers.pop(key, None)
+        transaction.on_commit(lambda: _write_soon(_SET, {key: value}, seconds))
+        return
+    _write_soon(_SET, {key: value}, seconds)
+    if answers is not None:
+        answers[key] = value
+
+
+def _set_now(values: dict[str, Any], seconds: int) -> None:
+    """Written at once: with what this page request wrote before, in order, when it has any."""
+    if _has_writes_waiting():
+        _write_soon(_SET, values, seconds)
+        _trip([])
+    elif len(values) == 1:
+        [(key, value)] = values.items()
         cache.set(key, value, seconds)
+    else:
+        cache.set_many(values, seconds)
 
 
 def keep_many(values: dict[str, Any], seconds: int) -> None:
@@ -196,9 +283,9 @@ def keep_many(values: dict[str, Any], seconds: int) -> None:
         if answers is not None:
             for key in values:
                 answers.pop(key, None)
-        transaction.on_commit(lambda: cache.set_many(values, seconds))
+        transaction.on_commit(lambda: _set_now(values, seconds))
         return
-    cache.set_many(values, seconds)
+    _set_now(values, seconds)
     if answers is not None:
         answers.update(values)
 
@@ -217,13 +304,13 @@ def forget(*keys: str) -> None:
     if answers is not None:
         answers.update(dict.fromkeys(keys, _NOT_IN_CACHE))
     if not _in_a_transaction():
-        cache.delete_many(keys)
+        _write_soon(_DELETE, list(keys))  # a page request's, with its next trip (see above)
         return
     # Inside a transaction: forgotten for this thread's own reads before it commits (a page
     # request's answers above already are: one trip to Redis fewer per move), then for everyone.
     if answers is None:
         cache.delete_many(keys)
-    transaction.on_commit(lambda: cache.delete_many(keys))
+    transaction.on_commit(lambda: _write_soon(_DELETE, list(keys)))
 
 
 def forget_when_changed(model: type[models.Model], keys_of: Callable[[Any], Iterable[str]], name: str) -> None:

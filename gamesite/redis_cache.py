@@ -27,6 +27,7 @@ from typing import Any
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
 from django_redis.cache import RedisCache
+from django_redis.client.default import _main_exceptions
 from django_redis.exceptions import ConnectionInterrupted
 
 from gamesite.redis_guard import guarded_connection_class, redis_breaker
@@ -109,6 +110,36 @@ class GuardedRedisCache(RedisCache):
         except ConnectionInterrupted:
             self._forget_later(self.client.make_key(key, version=version) for key in keys)
             return 0
+
+
+    def written_then_read(self, writes: list[tuple[str, Any, Any]], keys: Iterable[Any]) -> dict[Any, Any]:
+        """``writes`` in their order, each ``("set", {key: value}, seconds)`` or ``("delete",
+        keys, None)``, then the values under ``keys`` there are, all in one trip to Redis (a
+        pipeline, not a transaction: gamesite/kept.py sends what a page request wrote with its
+        next read). Redis not answering: as the cache's IGNORE_EXCEPTIONS has it, the sets are
+        lost and the reads are misses, and the deletes are done again once it answers."""
+        client = self.client
+        made = {client.make_key(key): key for key in keys}
+        deleted: list[Any] = []
+        try:
+            pipeline = client.get_client(write=True).pipeline(transaction=False)
+            for kind, what, seconds in writes:
+                if kind == "delete":
+                    named = [client.make_key(key) for key in what]
+                    deleted += named
+                    if named:
+                        pipeline.delete(*named)
+                else:
+                    for key, value in what.items():
+                        client.set(key, value, seconds, client=pipeline)
+            if made:
+                pipeline.mget(*made)
+            results = pipeline.execute()
+        except (*_main_exceptions, ConnectionInterrupted):
+            self._forget_later(deleted)
+            return {}
+        values = results[-1] if made else []
+        return {made[name]: client.decode(value) for name, value in zip(made, values, strict=True) if value is not None}
 
 
 class ThrottleCache(GuardedRedisCache):
