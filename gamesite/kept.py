@@ -106,7 +106,12 @@ def _write_soon(kind: str, what: Any, seconds: int | None = None) -> None:
     writes = getattr(_this_request, "writes", None)
     if writes is not None:
         writes.append((kind, what, seconds))
-    elif kind == _DELETE:
+    else:
+        _write_now(kind, what, seconds)
+
+
+def _write_now(kind: str, what: Any, seconds: int | None) -> None:
+    if kind == _DELETE:
         cache.delete_many(what)
     else:
         cache.set_many(what, seconds)
@@ -123,15 +128,17 @@ def _trip(keys: list[str]) -> dict[str, Any]:
     if together is not None:  # Redis (gamesite/redis_cache.py): a pipeline
         return together(writes, keys)  # type: ignore[no-any-return]
     for kind, what, seconds in writes:
-        if kind == _DELETE:
-            cache.delete_many(what)
-        else:
-            cache.set_many(what, seconds)
+        _write_now(kind, what, seconds)
     return cache.get_many(keys) if keys else {}
 
 
 def _has_writes_waiting() -> bool:
     return bool(getattr(_this_request, "writes", None))
+
+
+def _get(key: str, default: Any = None) -> Any:
+    """``cache.get``, with what this page request wrote before it when there is any."""
+    return _trip([key]).get(key, default) if _has_writes_waiting() else cache.get(key, default)
 
 
 def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
@@ -143,12 +150,7 @@ def kept(key: str, compute: Callable[[], T], seconds: int) -> T:
         return answers[key]  # type: ignore[no-any-return]
     # What this request forgot or found missing, the cache does not have: no need to ask again.
     missing_here = answers is not None and answers.get(key) is _NOT_IN_CACHE
-    if missing_here:
-        value = _MISSING
-    elif _has_writes_waiting():
-        value = _trip([key]).get(key, _MISSING)
-    else:
-        value = cache.get(key, _MISSING)
+    value = _MISSING if missing_here else _get(key, _MISSING)
     if value is _MISSING:
         value = compute()
         keep(key, value, seconds)
@@ -211,7 +213,7 @@ def kept_if_any(key: str) -> Any:
     if answers is not None and key in answers:
         value = answers[key]
         return None if value is _NOT_IN_CACHE else value
-    value = _trip([key]).get(key) if _has_writes_waiting() else cache.get(key)
+    value = _get(key)
     if answers is not None and value is not None:
         answers[key] = value
     return value
