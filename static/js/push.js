@@ -155,9 +155,14 @@
     function yourTurn() {
       return !!document.querySelector("#game .game__prompt--yours");
     }
+    /* Nor over a live match's board (its clocks show): the opponent's move arrives within
+       seconds, in sight, and a player at the board has no use for a notification of it. */
+    function liveMatch() {
+      return !!document.querySelector("#game .match-clocks");
+    }
     function maybeShow() {
       var where = movedOn();
-      if (!offer.hidden || offer.getAttribute("data-push-done") || !where || yourTurn()) {
+      if (!offer.hidden || offer.getAttribute("data-push-done") || !where || yourTurn() || liveMatch()) {
         return;
       }
       /* Only the answer of a move made on this very page (htmx's, or a plain post's), once. */

@@ -15,11 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
+from backgammon.engine import TimeControl
 from notices.models import PushSubscription
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, TabMaker
 from tests.e2e.scenes import cast, opening
+from tests.site.gamebuilder import scripted_dice, start_game
 from tests.site.push_service import run_queued_pushes
 
 ALL_CACHED = """async () => {
@@ -181,6 +184,22 @@ def test_the_game_page_offers_push_once_after_the_first_move_and_remembers_no(
     tab.get_by_role("button", name="Submit", exact=True).click()
     tab.wait_for_load_state("networkidle")
     expect(offer).to_be_hidden()  # dismissed: not offered again
+
+
+def test_a_live_match_offers_no_push_over_its_board(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The opponent's move comes within seconds, in sight: the offer would only cover the board."""
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(who.alice, who.bob, variant="BP", match_length=3, time_control=TimeControl.live(12, 180))
+    tab = tab_for(390, who.alice)
+    tab.goto(reverse("backgammon:game", args=[game.pk]) + "?steps=8-5,6-5")
+    expect(tab.locator("#game .match-clocks")).to_be_visible()
+    tab.get_by_role("button", name="Submit", exact=True).click()
+    expect(tab.locator("#game .game__prompt--yours")).to_have_count(0)
+    tab.wait_for_load_state("networkidle")
+    expect(tab.locator("[data-push-offer]")).to_be_hidden()
 
 
 def test_the_worker_shows_a_push_as_the_server_sent_it(
