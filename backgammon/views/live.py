@@ -46,6 +46,7 @@ from django.http import (
 from django.views.decorators.http import require_GET
 from django_ratelimit.core import is_ratelimited
 
+from accounts.computer_players import computer_players
 from accounts.presence import keep_seen
 from backgammon.live import (
     EVENT_PRESENCE,
@@ -136,7 +137,9 @@ def live_events(request: HttpRequest) -> HttpResponse:
         else:  # a player hears their own games' news in their own group, the region included
             marks.append(listening_key(user.pk, found.pk))
             if found.is_live and found.is_active:  # the opponent's page shows whether this one is open
-                presence = Presence(found.pk, user.pk, found.player_id(side.other))
+                opponent_id = found.player_id(side.other)
+                presence = Presence(found.pk, user.pk, opponent_id,
+                                    opponent_is_computer=opponent_id in computer_players().ids)
     topics = list(dict.fromkeys(request.GET.getlist("topic")))
     if len(topics) > MOST_TOPICS:
         return HttpResponse(f"At most {MOST_TOPICS} topics a stream.", status=400, content_type=PLAIN_TEXT)
@@ -232,6 +235,8 @@ async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
         if presence is not None:
             await _tell_presence(layer, presence, here=True)
         yield _hello()
+        if presence is not None and not presence.opponent_is_computer:
+            yield await _opponent_presence_now(presence)
         while True:
             if time.monotonic() - marked_at >= KEEPALIVE_SECONDS:
                 await _in_a_shared_thread(_renew_marks, marks, player_id)
@@ -283,6 +288,21 @@ class Presence:
     game_id: int
     player_id: int
     opponent_id: int
+    opponent_is_computer: bool = False  # always here (game_reads), and it opens no page
+
+
+async def _opponent_presence_now(presence: Presence) -> str:
+    """A ``presence`` event for this page itself, once its stream listens: whether the opponent's
+    page is open now. Their page may have told it was here before this stream joined this player's
+    group (both pages open at once, as a Waiting Room join sends both players to the match), and
+    this page's region was drawn before it was. Read after joining: an opening the read misses
+    comes after it, and its event reaches this stream."""
+    try:
+        mark = await _in_a_shared_thread(cache.get, listening_key(presence.opponent_id, presence.game_id))
+    except Exception:  # the cache out of reach: the page shows what its region said
+        log.info("live: the opponent's presence not read", exc_info=True)
+        return ": presence unknown\n\n"
+    return _event_text(EVENT_PRESENCE, {"g": presence.game_id, "here": bool(mark)})
 
 
 async def _tell_presence(layer: BaseChannelLayer, presence: Presence, *, here: bool) -> None:

@@ -139,3 +139,29 @@ def test_each_page_shows_whether_the_opponent_is_here(
     expect(presence).to_have_text("bob is here", timeout=PUSHED)  # told when bob's page opened
     bob.close()
     expect(presence).to_have_text("bob is away", timeout=PUSHED)  # and when it closed
+
+
+def test_a_page_whose_stream_opens_late_still_learns_the_opponent_is_here(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both pages open at once (a Waiting Room join sends both players to the match): bob's page
+    says it is here before alice's stream listens, and her stream, once open, tells her so."""
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(who.alice, who.bob, "BP", match_length=3, time_control=TimeControl.live(12, 180))
+    alice = tab_for(390, who.alice, height=844)
+    held: list[Any] = []
+    alice.route("**/live/**", lambda route: held.append(route))  # her stream waits for bob
+    alice.goto(f"/games/{game.pk}/")
+    expect(alice.locator("#opponent-presence")).to_have_text("bob is away")
+    bob = tab_for(390, who.bob, height=844)
+    bob.goto(f"/games/{game.pk}/")
+    expect(bob.locator("body")).to_have_attribute("data-live", "push", timeout=PUSHED)
+    expect(bob.locator("#opponent-presence")).to_have_text("alice is away")
+    assert held, "alice's page asked for no stream"
+    for route in held:
+        route.continue_()
+    alice.unroute("**/live/**")
+    expect(alice.locator("body")).to_have_attribute("data-live", "push", timeout=PUSHED)
+    expect(alice.locator("#opponent-presence")).to_have_text("bob is here", timeout=PUSHED)
+    expect(bob.locator("#opponent-presence")).to_have_text("alice is here", timeout=PUSHED)

@@ -281,6 +281,50 @@ def test_a_stream_marks_its_player_listening_while_it_is_open(alice: Any, bob: A
     run(scenario)
 
 
+def test_a_live_games_stream_tells_its_page_whether_the_opponent_is_here_once_it_listens(
+        alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Right after hello: the opponent's page may have said it was here before this stream
+    joined the player's group (both pages open at once), and the page's region was drawn before."""
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, bob, "BP", match_length=3, time_control=TimeControl.live(12, 180))
+    alices_client, bobs_client = async_client_for(alice), async_client_for(bob)
+
+    async def scenario() -> None:
+        alices_page, _ = await open_page(alices_client, f"?game={game.pk}")
+        assert await next_message(_) == ("presence", {"g": game.pk, "here": False})  # bob's page is not open
+        bobs_page, bobs_stream = await open_page(bobs_client, f"?game={game.pk}")
+        assert await next_message(bobs_stream) == ("presence", {"g": game.pk, "here": True})
+        await bobs_page.close()
+        await alices_page.close()
+
+    run(scenario)
+
+
+def test_a_stream_tells_no_presence_of_a_computer_opponent(alice: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer player opens no page and is always here (game_reads): nothing to tell."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.computer_players import forget_computer_players
+    from accounts.models import Profile
+    from bots.accounts import create_bot_accounts
+    from bots.models import Bot
+
+    create_bot_accounts(get_user_model(), Profile, Bot)
+    forget_computer_players()
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(alice, get_user_model().objects.get(username="gnubg-easy"), "BP", match_length=3,
+                      time_control=TimeControl.live(12, 180))
+    alices_client = async_client_for(alice)
+
+    async def scenario() -> None:
+        page, stream = await open_page(alices_client, f"?game={game.pk}")
+        await sync_to_async(live.publish_status)(alice.pk)
+        assert (await next_message(stream))[0] == "status"  # the first event after hello
+        await page.close()
+
+    run(scenario)
+
+
 def test_an_open_stream_holds_no_thread_and_leaves_its_groups_when_its_page_closes(
     alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -373,7 +417,9 @@ def _rolled_by_bob(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, *, liv
         alices_game_page = await open_stream(alices_client, f"?game={game.pk}")
         await sync_to_async(act)(game, bob, roll_request(), message=message)
         name, news = await next_message(alices_game_page)
-        while name == "status":  # a move's message is news for her counts too
+        # A live game's stream tells first whether the opponent is here; a move's message is
+        # news for her counts too.
+        while name in ("presence", "status"):
             name, news = await next_message(alices_game_page)
         assert name == "game"
         return news
