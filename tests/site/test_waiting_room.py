@@ -3,6 +3,7 @@ ways, rating ranges, bad input that changes nothing, and a bounded number of que
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -55,7 +56,7 @@ def test_a_visitor_sees_the_room_but_joining_or_adding_needs_a_login(client: Cli
     assert join_url(made) not in html and '<form method="post" action="/games/waiting-room/"' not in html
     assert f'href="/accounts/signup/?next={ROOM}"' in html
     assert f'href="/accounts/login/?next={ROOM}"' in html
-    assert "alice@example.com" not in html
+    assert "alice@example.com" not in html and 'href="#new-open-challenge"' not in html
     for response in (client.post(ROOM, form_data()), client.post(join_url(made))):
         # Back to the room after logging in (the join address answers POST only).
         assert response.status_code == 302 and response["Location"] == f"/accounts/login/?next={ROOM}"
@@ -65,6 +66,15 @@ def test_a_visitor_sees_the_room_but_joining_or_adding_needs_a_login(client: Cli
 def test_it_is_in_the_play_menu(alice_client: Client) -> None:
     page = alice_client.get(reverse("help_rules")).content.decode()
     assert f'<li><a href="{ROOM}">Waiting Room</a></li>' in page
+
+
+def test_the_lead_links_a_player_to_the_form_below_the_list(alice_client: Client, charlie: Any) -> None:
+    """On a phone the list fills the first screens: the lead's link goes to the form."""
+    open_challenge(charlie)  # a list, so no "Put yours in" in its place
+    for room in (ROOM, reverse("backgammon:waiting_room_live")):
+        html = alice_client.get(room).content.decode()
+        lead = re.search(r'<p class="lead">(.*?)</p>', html, re.DOTALL)
+        assert lead and 'href="#new-open-challenge"' in lead.group(1) and 'id="new-open-challenge"' in html
 
 
 def test_a_player_puts_an_open_challenge_in_the_room_and_another_joins_it(
