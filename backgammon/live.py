@@ -13,6 +13,9 @@ When a game changes (``signals.game_changed``, sent after commit):
   (a live game's clocks, a correspondence game's time left) and its match ID). The mover's page
   already has its region (the answer to the move), and a page that shows the count already
   ignores the event;
+- in a live match, the event of the player whose decision it now is (their clock running) says
+  so, with the match's page and the opponent (``"live_turn"``): a page of theirs other than the
+  match's tells them and links to it (static/js/live.js);
 - unless the player to act only rolled, each player's group also hears a ``status`` event (their
   Game status lists and main screen, and their menu counts as the badges show them:
   ``"counts"``), and each player's profile topic, when a page shows it, a ``changed`` event
@@ -59,6 +62,7 @@ from backgammon.services.queries import games_awaiting_counts_kept
 from backgammon.views.access import known_actor
 from gamesite.after_answer import after_answer, in_a_page_thread
 from gamesite.kept import kept_of_these
+from gamesite.kept_urls import kept_reverse
 from gamesite.live_layers import group_send_all
 from gamesite.menu_counts import menu_counts_context, menu_counts_keys, menu_counts_markup
 
@@ -237,9 +241,11 @@ def publish_game_changed(**change: Any) -> None:
 
 def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple[int | None, int | None],
                           same_turn: bool = False, game: Game | None = None, mover_id: Any = _NOT_AN_ACTION,
-                          rolled_only: bool = False, **_: Any) -> None:
+                          rolled_only: bool = False, actor_id: int | None = None, turn_passed: bool = False,
+                          **_: Any) -> None:
     players = [player_id for player_id in player_ids if player_id is not None]
     news = {"g": game_id, "n": action_number}
+    live_turn = _live_turn(game, actor_id) if turn_passed and game is not None else None
     messages: list[Message] = []
     private = game_is_private(game_id, game)
     if not private:  # a private game's news reaches its players alone
@@ -271,6 +277,8 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
         games_awaiting_counts_kept([player_id for player_id in players if listening_key(player_id) in listening])
     for player_id in players:
         game_news = dict(news)
+        if live_turn is not None and player_id == actor_id:
+            game_news["live_turn"] = live_turn
         if regions and player_id != mover_id and listening_key(player_id, game_id) in listening:
             roll = _roll_for(game, player_id) if rolled else None
             if roll is not None:
@@ -286,6 +294,16 @@ def _publish_game_changed(*, game_id: int, action_number: int, player_ids: tuple
     pages = {topic: int(listening[topic_mark(topic)]) for topic in profiles if topic_mark(topic) in listening}
     messages += topic_messages(profiles, pages)
     _send(messages)
+
+
+def _live_turn(game: Game, actor_id: int | None) -> dict[str, str] | None:
+    """A live match's decision has come to ``actor_id``, their clock running: what a page of
+    theirs other than the match's own says of it (static/js/live.js, showLiveTurn), with a link
+    to the match. None by correspondence, or when nobody is to act."""
+    if actor_id is None or not game.is_live or not game.is_active or actor_id not in (game.black_id, game.white_id):
+        return None
+    opponent = game.white if actor_id == game.black_id else game.black
+    return {"url": kept_reverse("backgammon:game", game.pk), "against": opponent.get_username()}
 
 
 def game_is_private(game_id: int, game: Game | None = None) -> bool:

@@ -8,6 +8,7 @@ the changes are made through the services, as another player's request or the wo
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -18,9 +19,11 @@ from playwright.sync_api import Page, Request, expect
 
 from analysis.models import GameAnalysis
 from analysis.services import analysis_run
+from backgammon.engine import Action, TimeControl
 from backgammon.services import challenge_create, open_challenge_create, open_challenge_withdraw
 from tests.e2e.conftest import TabMaker
 from tests.e2e.scenes import cast
+from tests.site.gamebuilder import act, scripted_dice, start_game
 from tests.site.test_analysis import finish_a_short_game
 
 Shot = Callable[[Page, str], Path]
@@ -145,3 +148,43 @@ def test_a_watchers_page_says_the_game_is_private_once_a_player_makes_it_so(
     heading = charlie.get_by_role("heading", level=1)
     expect(heading).to_have_text(f"Game #{scene.game.pk} is private or does not exist", timeout=WAITED_MS)
     screenshot(charlie, "private-game-404-360")
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (1280, 720)])
+def test_a_page_away_from_a_live_match_says_when_the_turn_comes_back(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch, screenshot: Shot,
+    width: int, height: int,
+) -> None:
+    """Alice moved and went to read the help while bob thinks: his move starts her clock, and the
+    page she is on says so, in sight, with the way back to the match."""
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    game = start_game(who.alice, who.bob, "BP", match_length=3, time_control=TimeControl.live(12, 180))
+    game = act(game, who.alice, Action.play(((8, 5), (6, 5))))
+    alice = tab_for(width, who.alice, height=height)
+    alice.goto("/help/")
+    pushed(alice)
+    banner = alice.locator("#live-turn")
+    expect(banner).to_have_count(0)
+    game = act(game, who.bob, Action.roll(1, 1))  # the roll alone leaves bob's turn going on
+    game = act(game, who.bob, Action.play(((24, 22), (13, 9))))
+    expect(banner).to_be_visible(timeout=WAITED_MS)
+    expect(banner).to_contain_text("Your turn against bob in your live match: your clock is running.")
+    seen = banner.bounding_box()
+    assert seen is not None and 0 <= seen["y"] and seen["y"] + seen["height"] <= height, seen
+    # The window as she sees it (a whole-page shot would put the fixed banner elsewhere).
+    shown = screenshot(alice, f"live-turn-banner-{width}")
+    alice.screenshot(path=str(shown.with_name(f"live-turn-banner-{width}-window.png")))
+    banner.get_by_role("button", name="Later").click()
+    expect(banner).to_be_hidden()
+    game = act(game, who.alice, Action.double())  # from a page of her own elsewhere: bob decides now
+    bob = tab_for(width, who.bob, height=height)
+    bob.goto(f"/games/{game.pk}/")
+    pushed(bob)
+    game = act(game, who.bob, Action.take())  # alice rolls next: her banner again
+    expect(banner).to_be_visible(timeout=WAITED_MS)
+    banner.get_by_role("link", name="Go to the match").click()
+    expect(alice).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(alice.locator("#game .game__prompt--yours")).to_be_visible()
+    expect(alice.locator("#live-turn")).to_have_count(0)
+    expect(bob.locator("#live-turn")).to_have_count(0)  # on the match's own page: never

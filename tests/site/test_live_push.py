@@ -165,6 +165,36 @@ def test_a_move_reaches_the_opponents_game_page_and_status_within_a_second(
     run(scenario)
 
 
+@pytest.mark.parametrize("live", [True, False])
+def test_the_player_whose_live_decision_it_now_is_hears_so_on_their_other_pages(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, live: bool
+) -> None:
+    """Their clock runs (static/js/live.js tells them on a page other than the match's); by
+    correspondence, or for the mover, or after a roll (the roller's own turn goes on), nothing."""
+    scripted_dice(monkeypatch).then((3, 1), (4, 2))
+    options: dict[str, Any] = {"time_control": TimeControl.live(12, 300)} if live else {}
+    game = start_game(alice, bob, "BP", match_length=5, **options)  # alice won the opening roll
+    alices_client, bobs_client = async_client_for(alice), async_client_for(bob)
+
+    async def game_news(page: AsyncIterator[bytes]) -> dict[str, Any]:
+        name, news = await next_message(page)
+        assert name == "game"
+        return dict(news)
+
+    async def scenario() -> None:
+        alices_page, bobs_page = await open_stream(alices_client), await open_stream(bobs_client)
+        played = await sync_to_async(act)(game, alice, Action.play(((8, 5), (6, 5))))
+        expected = {"url": f"/games/{game.pk}/", "against": "alice"} if live else None
+        assert (await game_news(bobs_page)).get("live_turn") == expected
+        assert "live_turn" not in await game_news(alices_page)
+        await next_event(bobs_page)  # the move's status events
+        await next_event(alices_page)
+        await sync_to_async(act)(played, bob, roll_request())
+        assert "live_turn" not in await game_news(bobs_page)
+
+    run(scenario)
+
+
 def test_the_opponents_open_page_is_pushed_its_region_as_it_would_fetch_it(
     alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, client_for: Callable[[Any], Client]
 ) -> None:
