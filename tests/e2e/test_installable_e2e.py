@@ -11,6 +11,7 @@ by the same request the script makes, from the page.)"""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +199,7 @@ def test_a_live_match_offers_no_push_over_its_board(
     expect(tab.locator("#game .match-clocks")).to_be_visible()
     tab.get_by_role("button", name="Submit", exact=True).click()
     expect(tab.locator("#game .game__prompt--yours")).to_have_count(0)
+    expect(tab).to_have_url(re.compile(rf"/games/{game.pk}/$"))  # the turn's steps left the address
     tab.wait_for_load_state("networkidle")
     expect(tab.locator("[data-push-offer]")).to_be_hidden()
 

@@ -95,6 +95,8 @@ def test_two_players_challenge_and_play_by_clicking(tab_for: TabMaker, players: 
     bob.on("request", lambda request: asked.append(request.url))
     alice.get_by_role("button", name="Submit", exact=True).click()
     expect(alice.locator(".game__prompt")).to_contain_text("Waiting for bob to move.")
+    # The address is the game's own again (HX-Replace-Url): a reload shows the game, not a turn.
+    expect(alice).to_have_url(re.compile(rf"/games/{game.pk}/$"))
     # The move's answer is the whole region: the moves list has it.
     expect(alice.locator(".moves")).to_contain_text("31: 8/5 6/5")
     assert alice.evaluate("document.querySelector('.game__side').dataset.mark") is None
