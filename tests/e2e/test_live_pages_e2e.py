@@ -150,7 +150,7 @@ def test_a_watchers_page_says_the_game_is_private_once_a_player_makes_it_so(
     screenshot(charlie, "private-game-404-360")
 
 
-@pytest.mark.parametrize("width,height", [(360, 640), (1280, 720)])
+@pytest.mark.parametrize("width,height", [(360, 640), (844, 390), (1280, 720)])
 def test_a_page_away_from_a_live_match_says_when_the_turn_comes_back(
     tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch, screenshot: Shot,
     width: int, height: int,
