@@ -75,6 +75,7 @@ __all__ = [
     "game_group",
     "layer_is_shared",
     "listening_key",
+    "live_turn_waiting",
     "may_watch",
     "publish_game_changed",
     "publish_game_made_private",
@@ -304,6 +305,17 @@ def _live_turn(game: Game, actor_id: int | None) -> dict[str, str] | None:
         return None
     opponent = game.white if actor_id == game.black_id else game.black
     return {"url": kept_reverse("backgammon:game", game.pk), "against": opponent.get_username()}
+
+
+def live_turn_waiting(user_id: int, shown_game_id: int | None) -> dict[str, Any] | None:
+    """The news a page just opened tells at once when a live match of its player waits on their
+    decision (their clock running) and the page is not that match's: the ``game`` event with
+    ``live_turn`` that the page would have heard had it been open when the turn came (a player
+    who leaves the match's page on their own turn, or whose turn came while a page was loading)."""
+    waiting = (Game.objects.filter(actor_id=user_id, status=Game.Status.ACTIVE, live_reserve_s__isnull=False)
+               .exclude(pk=shown_game_id).select_related("black", "white").order_by("-pk").first())
+    turn = None if waiting is None else _live_turn(waiting, user_id)
+    return None if turn is None or waiting is None else {"g": waiting.pk, "n": waiting.action_count, "live_turn": turn}
 
 
 def game_is_private(game_id: int, game: Game | None = None) -> bool:

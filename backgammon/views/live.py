@@ -49,12 +49,14 @@ from django_ratelimit.core import is_ratelimited
 from accounts.computer_players import computer_players
 from accounts.presence import keep_seen
 from backgammon.live import (
+    EVENT_GAME,
     EVENT_PRESENCE,
     LISTENING_SECONDS,
     MESSAGE_TYPE,
     game_group,
     layer_is_shared,
     listening_key,
+    live_turn_waiting,
     may_watch,
     user_group,
 )
@@ -126,11 +128,13 @@ def live_events(request: HttpRequest) -> HttpResponse:
     groups = [user_group(user.pk)]
     marks = [listening_key(user.pk)]
     presence: Presence | None = None
+    shown_game_id: int | None = None
     game_id_text = request.GET.get("game")
     if game_id_text is not None:
         found = _game_for(game_id_text, user)
         if isinstance(found, HttpResponse):
             return found
+        shown_game_id = found.pk
         side = found.side_of(user)
         if side is None:
             groups.append(game_group(found.pk))
@@ -154,7 +158,9 @@ def live_events(request: HttpRequest) -> HttpResponse:
     layer = get_channel_layer()
     if layer is None:
         return _unavailable("Live updates are not configured: this page polls instead.")
-    finish_on_loop(functools.partial(_stream, layer, groups, marks, presence, user.pk))
+    # Told at once, as the news would have been had the page been open when the turn came.
+    first_news = live_turn_waiting(user.pk, shown_game_id)
+    finish_on_loop(functools.partial(_stream, layer, groups, marks, presence, user.pk, first_news))
     # The body is the finisher's: a streamed answer, so that no Content-Length is set for it.
     response = StreamingHttpResponse((), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -163,7 +169,8 @@ def live_events(request: HttpRequest) -> HttpResponse:
 
 
 async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str], presence: Presence | None,
-                  player_id: int, start: dict[str, Any], receive: Any, send: Any) -> None:
+                  player_id: int, first_news: dict[str, Any] | None, start: dict[str, Any], receive: Any,
+                  send: Any) -> None:
     """The answer of a checked stream request, on the event loop: its groups joined, ``hello``,
     then the events until the page goes away (see ``_events``)."""
     if start["status"] != 200:  # Django's answer was not the stream after all (an error page)
@@ -184,7 +191,8 @@ async def _stream(layer: BaseChannelLayer, groups: list[str], marks: list[str], 
     await send(start)
     gone = asyncio.ensure_future(_page_gone(receive))
     try:
-        async with contextlib.aclosing(_events(layer, channel, marks, gone, presence, player_id)) as events:
+        async with contextlib.aclosing(_events(layer, channel, marks, gone, presence, player_id,
+                                               first_news)) as events:
             async for text in events:
                 await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
         if not gone.done():
@@ -220,7 +228,7 @@ def _hello() -> str:
 
 async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
                   gone: asyncio.Future[None], presence: Presence | None = None,
-                  player_id: int | None = None) -> AsyncIterator[str]:
+                  player_id: int | None = None, first_news: dict[str, Any] | None = None) -> AsyncIterator[str]:
     """``hello`` first (a page that never sees it is behind a buffering proxy and polls), then
     the events of each message to the page's groups, with a keep-alive comment when quiet,
     until the page is ``gone`` or a message says it is the ``last`` (live.publish_game_made_private).
@@ -237,6 +245,8 @@ async def _events(layer: BaseChannelLayer, channel: str, marks: list[str],
         yield _hello()
         if presence is not None and not presence.opponent_is_computer:
             yield await _opponent_presence_now(presence)
+        if first_news is not None:  # a live match waits on this player's decision elsewhere
+            yield _event_text(EVENT_GAME, first_news)
         while True:
             if time.monotonic() - marked_at >= KEEPALIVE_SECONDS:
                 await _in_a_shared_thread(_renew_marks, marks, player_id)

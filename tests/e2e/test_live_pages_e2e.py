@@ -188,3 +188,5 @@ def test_a_page_away_from_a_live_match_says_when_the_turn_comes_back(
     expect(alice.locator("#game .game__prompt--yours")).to_be_visible()
     expect(alice.locator("#live-turn")).to_have_count(0)
     expect(bob.locator("#live-turn")).to_have_count(0)  # on the match's own page: never
+    alice.goto("/help/")  # off she goes on her own turn: the page she opens says so at once
+    expect(alice.locator("#live-turn")).to_be_visible(timeout=WAITED_MS)

@@ -183,6 +183,8 @@ def test_the_player_whose_live_decision_it_now_is_hears_so_on_their_other_pages(
 
     async def scenario() -> None:
         alices_page, bobs_page = await open_stream(alices_client), await open_stream(bobs_client)
+        if live:  # the opening roll made it her decision: her page opened says so at once
+            assert (await game_news(alices_page))["live_turn"]["against"] == "bob"
         played = await sync_to_async(act)(game, alice, Action.play(((8, 5), (6, 5))))
         expected = {"url": f"/games/{game.pk}/", "against": "alice"} if live else None
         assert (await game_news(bobs_page)).get("live_turn") == expected
@@ -191,6 +193,36 @@ def test_the_player_whose_live_decision_it_now_is_hears_so_on_their_other_pages(
         await next_event(alices_page)
         await sync_to_async(act)(played, bob, roll_request())
         assert "live_turn" not in await game_news(bobs_page)
+
+    run(scenario)
+
+
+def test_a_page_opened_while_a_live_match_waits_on_its_player_says_so_at_once(
+    alice: Any, bob: Any, charlie: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the news would have, had the page been open when the turn came: any page but the
+    match's own, and only the player whose decision it is."""
+    scripted_dice(monkeypatch).then((3, 1), (5, 2))
+    match = start_game(alice, bob, "BP", match_length=5, time_control=TimeControl.live(12, 300))
+    other = start_game(alice, charlie, "BX", match_length=0)  # by correspondence, alice to move too
+    alices_client, bobs_client = async_client_for(alice), async_client_for(bob)
+    expected = ("game", {"g": match.pk, "n": match.action_count,
+                         "live_turn": {"url": f"/games/{match.pk}/", "against": "bob"}})
+
+    async def scenario() -> None:
+        for query in ("", f"?game={other.pk}"):  # her status page, her other game's page
+            page, stream = await open_page(alices_client, query)
+            assert await next_message(stream) == expected
+            await page.close()
+        page, stream = await open_page(alices_client, f"?game={match.pk}")  # the match's own page
+        assert (await next_message(stream))[0] == "presence"
+        await sync_to_async(live.publish_status)(alice.pk)
+        assert (await next_message(stream))[0] == "status"
+        await page.close()
+        page, stream = await open_page(bobs_client)  # not his decision
+        await sync_to_async(live.publish_status)(bob.pk)
+        assert (await next_message(stream))[0] == "status"
+        await page.close()
 
     run(scenario)
 
