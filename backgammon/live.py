@@ -58,7 +58,7 @@ from backgammon.game_region import pushed_region, pushed_roll
 from backgammon.listening import listening_key
 from backgammon.live_topics import LOBBY, player_topic, publish_changed, topic_mark, topic_messages
 from backgammon.models import Challenge, Game
-from backgammon.services.queries import games_awaiting_counts_kept
+from backgammon.services.queries import games_awaiting, games_awaiting_counts_kept
 from backgammon.views.access import known_actor
 from gamesite.after_answer import after_answer, in_a_page_thread
 from gamesite.kept import kept_of_these
@@ -301,7 +301,7 @@ def _live_turn(game: Game, actor_id: int | None) -> dict[str, str] | None:
     """A live match's decision has come to ``actor_id``, their clock running: what a page of
     theirs other than the match's own says of it (static/js/live.js, showLiveTurn), with a link
     to the match. None by correspondence, or when nobody is to act."""
-    if actor_id is None or not game.is_live or not game.is_active or actor_id not in (game.black_id, game.white_id):
+    if actor_id is None or not game.is_live or not game.is_active:
         return None
     opponent = game.white if actor_id == game.black_id else game.black
     return {"url": kept_reverse("backgammon:game", game.pk), "against": opponent.get_username()}
@@ -312,10 +312,10 @@ def live_turn_waiting(user_id: int, shown_game_id: int | None) -> dict[str, Any]
     decision (their clock running) and the page is not that match's: the ``game`` event with
     ``live_turn`` that the page would have heard had it been open when the turn came (a player
     who leaves the match's page on their own turn, or whose turn came while a page was loading)."""
-    waiting = (Game.objects.filter(actor_id=user_id, status=Game.Status.ACTIVE, live_reserve_s__isnull=False)
-               .exclude(pk=shown_game_id).select_related("black", "white").order_by("-pk").first())
+    waiting = (games_awaiting(user_id).filter(live_reserve_s__isnull=False).exclude(pk=shown_game_id)
+               .select_related("black", "white").first())
     turn = None if waiting is None else _live_turn(waiting, user_id)
-    return None if turn is None or waiting is None else {"g": waiting.pk, "n": waiting.action_count, "live_turn": turn}
+    return None if turn is None else {"g": waiting.pk, "n": waiting.action_count, "live_turn": turn}
 
 
 def game_is_private(game_id: int, game: Game | None = None) -> bool:

@@ -190,37 +190,19 @@
     htmx.trigger(region, "live:poll");
   }
   // A live match's decision came to this player ({"url": "/games/12/", "against": "bob"}) while
-  // this page is not the match's: their clock runs, so the page says so at its foot, with the way
-  // back, until they go or put it off (the match's own page shows the turn itself).
+  // this page is not the match's: their clock runs, so the page says so at its foot
+  // (templates/partials/live_turn.html), with the way back, until they go or put it off (the
+  // match's own page shows the turn itself).
+  var liveTurn = document.getElementById("live-turn");
+  if (liveTurn) {
+    liveTurn.querySelector("[data-live-turn-later]").addEventListener("click", function () { liveTurn.hidden = true; });
+  }
   function showLiveTurn(turn) {
     var url = typeof turn.url === "string" ? turn.url : "";
-    if (url.charAt(0) !== "/" || url.charAt(1) === "/" || typeof turn.against !== "string") return;
-    var banner = document.getElementById("live-turn");
-    if (!banner) {
-      banner = document.createElement("aside");
-      banner.id = "live-turn";
-      banner.className = "live-turn";
-      banner.setAttribute("aria-label", "Your live match");
-      var words = document.createElement("p");
-      words.setAttribute("role", "alert");
-      var go = document.createElement("a");
-      go.className = "button";
-      go.textContent = "Go to the match";
-      var later = document.createElement("button");
-      later.type = "button";
-      later.className = "button secondary";
-      later.textContent = "Later";
-      later.addEventListener("click", function () { banner.hidden = true; });
-      var buttons = document.createElement("span");
-      buttons.className = "live-turn__buttons";
-      buttons.append(go, later);
-      banner.append(words, buttons);
-      body.appendChild(banner);
-    }
-    banner.querySelector("p").textContent = "Your turn against " + turn.against +
-      " in your live match: your clock is running.";
-    banner.querySelector("a").setAttribute("href", url);
-    banner.hidden = false;
+    if (!liveTurn || url.charAt(0) !== "/" || url.charAt(1) === "/" || typeof turn.against !== "string") return;
+    liveTurn.querySelector("[data-live-turn-against]").textContent = turn.against;
+    liveTurn.querySelector("[data-live-turn-go]").setAttribute("href", url);
+    liveTurn.hidden = false;
   }
   // The opponent's roll ({"dice": {"mine", "theirs"}, "prompt", "clock", "time_left",
   // "match_id"}: drawn by the server as the region draws them, backgammon/game_region.pushed_roll),

@@ -165,7 +165,7 @@ def test_a_page_away_from_a_live_match_says_when_the_turn_comes_back(
     alice.goto("/help/")
     pushed(alice)
     banner = alice.locator("#live-turn")
-    expect(banner).to_have_count(0)
+    expect(banner).to_be_hidden()
     game = act(game, who.bob, Action.roll(1, 1))  # the roll alone leaves bob's turn going on
     game = act(game, who.bob, Action.play(((24, 22), (13, 9))))
     expect(banner).to_be_visible(timeout=WAITED_MS)
@@ -186,7 +186,7 @@ def test_a_page_away_from_a_live_match_says_when_the_turn_comes_back(
     banner.get_by_role("link", name="Go to the match").click()
     expect(alice).to_have_url(re.compile(rf"/games/{game.pk}/$"))
     expect(alice.locator("#game .game__prompt--yours")).to_be_visible()
-    expect(alice.locator("#live-turn")).to_have_count(0)
-    expect(bob.locator("#live-turn")).to_have_count(0)  # on the match's own page: never
+    expect(alice.locator("#live-turn")).to_be_hidden()
+    expect(bob.locator("#live-turn")).to_be_hidden()  # on the match's own page: never
     alice.goto("/help/")  # off she goes on her own turn: the page she opens says so at once
     expect(alice.locator("#live-turn")).to_be_visible(timeout=WAITED_MS)
