@@ -129,6 +129,15 @@ class _Clicks:
         return made == self.used and self.completable(state, remaining)
 
 
+@lru_cache(maxsize=128)
+def _clicks_of(position: Position, dice: tuple[int, int]) -> _Clicks:
+    """The click rules of one roll (``dice`` high first: they do not depend on the order shown),
+    shared by every ``Turn`` of it and its click map, with the steps each has generated. A page
+    asks a turn what is movable, whether it is complete and where it stands, and draws the map:
+    each question walked the same steps again with rules of its own."""
+    return _Clicks(position, dice)
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """The steps made so far of one player's turn, from ``position`` with ``dice`` in shown order."""
@@ -223,7 +232,7 @@ class Turn:
         return state, remaining
 
     def _clicks(self) -> _Clicks:
-        return _Clicks(self.position, self.dice)
+        return _clicks_of(self.position, _sorted(self.dice))
 
     def _extend(self, origin: int, die: int) -> Turn:
         extended = self._clicks().extend(*self._walk(), origin, die)
@@ -301,7 +310,7 @@ def click_map(position: Position, dice: tuple[int, int]) -> ClickMap:
     """The click map of a roll (``dice`` in shown order) from ``position``, built once from the
     search that every ``Turn`` of this roll shares: each partial turn is a node, however many
     click orders reach it."""
-    clicks = _Clicks(position, dice)
+    clicks = _clicks_of(position, _sorted(dice))
     board, _ = to_board(position)
     start: State = (board, 0, position.mine_waiting)
     found: dict[tuple[State, tuple[int, ...]], int] = {}
