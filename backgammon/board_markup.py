@@ -10,11 +10,12 @@ server time. Numbers are written as plain integers, never localised: SVG wants "
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
-from .board_svg import DIE, Board, Die
+from .board_svg import DIE, Board, Colours, Die, DieFace, Shape, Theme, Triangle
 
 __all__ = ["board_svg_markup", "dice_markup"]
 
@@ -23,8 +24,10 @@ def _e(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _defs(board: Board) -> list[str]:
-    theme, colours = board.theme, board.colours
+# The definitions and the playing field are the same on every board of one look (theme, colours,
+# side): drawn once per look and kept, they were about half of each board's markup.
+@lru_cache(maxsize=64)
+def _defs(theme: Theme, colours: Colours, halo: str, die_faces: tuple[DieFace, ...]) -> str:
     out = [
         "<defs>\n",
         '  <linearGradient id="bg-wood" x1="0" y1="0" x2="1" y2="1">\n',
@@ -44,7 +47,7 @@ def _defs(board: Board) -> list[str]:
                             ("theirs", colours.theirs, colours.theirs_rim)):
         out += [
             f'  <symbol id="ck-{side}" viewBox="0 0 46 46">\n',
-            (f'    <circle class="halo" cx="23" cy="23" r="22.2" fill="none" stroke="{_e(board.halo)}" '
+            (f'    <circle class="halo" cx="23" cy="23" r="22.2" fill="none" stroke="{_e(halo)}" '
             'stroke-width="1.6"/>\n'),
             f'    <circle cx="23" cy="23" r="20.8" fill="{_e(fill)}" stroke="{_e(rim)}" stroke-width="2"/>\n',
             (f'    <circle cx="23" cy="23" r="14" fill="none" stroke="{_e(rim)}" stroke-opacity="0.45" '
@@ -53,7 +56,7 @@ def _defs(board: Board) -> list[str]:
             "  </symbol>\n",
         ]
     out.append("  ")
-    for face in board.die_faces:
+    for face in die_faces:
         ink = _e(face.ink)
         pips = "".join(f'<circle cx="{cx}" cy="{cy}" r="4" fill="{ink}"/>' for cx, cy in face.pips)
         out += [
@@ -64,31 +67,38 @@ def _defs(board: Board) -> list[str]:
             "  </symbol>\n  ",
         ]
     out.append("\n</defs>\n")
-    return out
+    return "".join(out)
 
 
-def _playing_field(board: Board) -> list[str]:
-    theme, colours = board.theme, board.colours
-    frame, bar = board.frame, board.bar
+@lru_cache(maxsize=64)
+def _field(theme: Theme, frame: Shape, fields: tuple[Shape, ...], bar: Shape, trays: tuple[Shape, ...],
+           triangles: tuple[Triangle, ...], point_numbers: bool) -> str:
     out = [(f'<rect class="frame" x="{frame.x}" y="{frame.y}" width="{frame.width}" '
            f'height="{frame.height}" rx="8" fill="url(#bg-wood)"/>\n')]
-    for f in board.fields:
+    for f in fields:
         out.append(f'<rect class="field" x="{f.x}" y="{f.y}" width="{f.width}" height="{f.height}" '
                    'fill="url(#bg-felt)"/>\n')
     out.append(f'<rect class="bar" x="{bar.x}" y="{bar.y}" width="{bar.width}" height="{bar.height}" '
                f'fill="{_e(theme.bar)}"/>\n')
-    for t in board.trays:
+    for t in trays:
         out.append(f'<rect class="tray tray-{_e(t.kind)}" x="{t.x}" y="{t.y}" width="{t.width}" '
                    f'height="{t.height}" rx="3" fill="{_e(theme.tray)}"/>\n')
     out.append("\n")
     dark, light = _e(theme.point_dark), _e(theme.point_light)
-    for p in board.triangles:
+    for p in triangles:
         out.append(f'<polygon class="point point-{_e(p.shade)}" points="{_e(p.points)}" '
                    f'fill="{dark if p.shade == "dark" else light}" stroke="#00000033"/>\n')
-        if board.point_numbers:
+        if point_numbers:
             out.append(f'<text class="point-number" x="{p.label_x}" y="{p.label_y}" '
                        f'text-anchor="middle" font-size="14" fill="#333">{p.number}</text>\n')
     out.append("\n")
+    return "".join(out)
+
+
+def _playing_field(board: Board) -> list[str]:
+    colours = board.colours
+    out = [_field(board.theme, board.frame, board.fields, board.bar, board.trays, board.triangles,
+                  board.point_numbers)]
     for s in board.last_move:
         out.append(f'<rect class="outline-last" x="{s.x}" y="{s.y}" width="{s.width}" height="{s.height}" '
                    'fill="none" stroke="#2f7fe0" stroke-width="3" rx="4"/>\n')
@@ -191,6 +201,7 @@ def board_svg_markup(board: Board) -> SafeString:
         f'<title id="board-title">{_e(board.title)}</title>\n',
         f'<desc id="board-desc">{_e(board.desc)}</desc>\n',
     ]
-    parts = head + _defs(board) + _playing_field(board) + _pieces(board) + _moves(board)
+    parts = [*head, _defs(board.theme, board.colours, board.halo, board.die_faces), *_playing_field(board),
+             *_pieces(board), *_moves(board)]
     parts.append("</svg>\n")
     return mark_safe("".join(parts))

@@ -201,3 +201,28 @@ def test_names_and_words_in_the_markup_are_escaped() -> None:
     assert "&lt;script&gt;x&lt;/script&gt;" in svg
     assert "B&amp;&quot;o" in svg
     assert svg.startswith('<svg class="board" ') and svg.endswith("</svg>\n")
+
+
+def test_each_look_of_the_board_is_drawn_in_its_own_colours_and_places() -> None:
+    # The definitions and the playing field are kept once drawn (board_markup): boards of other
+    # themes, colours, sides and settings drawn one after another must each keep their own.
+    from backgammon.board_svg import BoardStyle, mirrored
+    from backgammon.board_themes import THEMES
+
+    position = Position.initial()
+    for theme in THEMES.values():
+        for viewer in (Side.BLACK, Side.WHITE):
+            for home_left in (False, True):
+                for numbers in (False, True):
+                    style = BoardStyle(theme=theme, home_left=home_left, point_numbers=numbers)
+                    board = layout_board(position, viewer=viewer, style=style)
+                    svg = board_svg_markup(board)
+                    assert f'<stop offset="0" stop-color="{theme.frame[0]}"/>' in svg
+                    assert f'fill="{theme.point_dark}"' in svg and f'fill="{theme.tray}"' in svg
+                    colours = DEFAULT_COLOURS[viewer]
+                    assert f'r="20.8" fill="{colours.mine}" stroke="{colours.mine_rim}"' in svg
+                    drawn = re.findall(r'<polygon class="point [^"]*" points="([^"]*)"', svg)
+                    assert drawn == [triangle.points for triangle in board.triangles]
+                    assert drawn != [triangle.points for triangle in mirrored(board).triangles]
+                    first = board.triangles[0]
+                    assert (f'<text class="point-number" x="{first.label_x}"' in svg) is numbers
