@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
-from django.utils.html import format_html, json_script
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
 from jinja2 import Environment, StrictUndefined, pass_context
@@ -32,6 +32,7 @@ from backgammon.board_markup import board_svg_markup
 from backgammon.clock_words import time_left_words
 from backgammon.game_rows import opponent_name, score_for
 from backgammon.moves_markup import moves_record_markup
+from gamesite.json_markup import json_script
 from gamesite.kept_urls import kept_reverse
 
 __all__ = ["NO_TOKEN", "environment", "render_jinja"]
