@@ -43,6 +43,7 @@ from urllib.parse import urlsplit
 
 import gevent
 import gevent.event
+import orjson
 from locust import FastHttpUser, events, task
 from page_forms import (  # locust puts this file's folder on the path
     ACCEPT_RESIGN,
@@ -410,11 +411,13 @@ class _Stream:
         event = ""
         try:
             for raw in self.response:
-                line = raw.decode("utf-8", "replace").strip()
-                if line.startswith("event:"):
-                    event = line.split(":", 1)[1].strip()
-                elif line.startswith("data:") and event:
-                    data = json.loads(line.split(":", 1)[1])
+                # A data line carries a pushed region (kilobytes): orjson reads the bytes as they
+                # came, rather than a decoded copy through the standard library's parser.
+                line = raw.strip()
+                if line.startswith(b"event:"):
+                    event = line[6:].decode("utf-8", "replace").strip()
+                elif line.startswith(b"data:") and event:
+                    data = orjson.loads(line[5:])
                     if event == "game":
                         game, told = int(data.get("g", 0)), int(data.get("n", 0))
                         if told >= self.games.get(game, (0, None, False))[0]:
