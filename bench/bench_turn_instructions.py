@@ -1,0 +1,247 @@
+"""A turn's cost in machine instructions, which no hour of the shared machine changes.
+
+`make bench-web`'s figures move with the machine's hour (the fixed loop read 37 to 88 ms on the
+same day), so a change worth a few percent of a request's CPU cannot be told from them. This
+counts instructions instead, with valgrind's callgrind: the same code, data and dice give the
+same count to within about a tenth of a percent, whatever else the machine is doing.
+
+What is counted: correspondence turns as a player's open page makes them, through the app
+servers' own WSGI door (gamesite/asgi.py: ``page_door``, with the kept answers and the work left
+for after the answer), each a roll and then the move built from the answer's click map, both
+posted as htmx posts them (CSRF header, session cookie), with both players' pages open, so that
+each roll and move is pushed to the opponent's page: drawn in the request's thread and sent on
+an event loop of its own thread, as the app servers send it. Everything the app process runs
+for them is counted, that thread's included; PostgreSQL and Redis, other processes, are not.
+
+The parent builds a database of its own (``<name>_instructions`` beside the one DATABASE_URL
+names) with a private Redis (bench/web/bench_web.py starts it), seeds 70 games one move in, then
+runs ``--measure`` under ``valgrind --tool=callgrind --instr-atstart=no``: a first turn in each
+game (the kept answers, templates and code paths warmed, not counted), then a second, counted.
+Time stands still at one instant and the dice key is fixed, so every run plays the same dice.
+Writes bench/results/turn_instructions.md.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/gamesite .venv/bin/python bench/bench_turn_instructions.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import io
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+for folder in (ROOT / "bench" / "web", ROOT / "bench", ROOT):  # this checkout's code, whatever the venv points at
+    sys.path.insert(0, str(folder))
+
+from bench_site import _bench_database_url, _recreate
+from bench_web import _server_environment, _start_redis
+from page_forms import EXPECTED_NUMBER, TURN_MAP, turn_from_map
+
+RESULTS = ROOT / "bench" / "results" / "turn_instructions.md"
+WARM_GAMES = 10
+COUNTED_GAMES = 60
+SEEDED_AT = datetime.datetime(2026, 12, 7, 6, 0, tzinfo=datetime.UTC)
+PLAYED_AT = SEEDED_AT + datetime.timedelta(hours=1)
+DICE_KEY = "5eed" * 16  # this bench's own database: the same dice in every run
+CSRF_SECRET = "b" * 32
+
+
+def _seed() -> None:
+    """COUNTED_GAMES + WARM_GAMES pairs, each with a 5-point match whose opening move is played:
+    its second player to roll."""
+    import time_machine
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from backgammon.engine.actions import Action
+    from backgammon.services import game_apply_action, game_create
+
+    call_command("migrate", verbosity=0)
+    rng = random.Random(20261207)
+    user_model = get_user_model()
+    with time_machine.travel(SEEDED_AT, tick=False):
+        for pair in range(COUNTED_GAMES + WARM_GAMES):
+            black = user_model.objects.create_user(username=f"black{pair:03d}", password=None)
+            white = user_model.objects.create_user(username=f"white{pair:03d}", password=None)
+            game = game_create(black=black, white=white, variant="BP", match_length=5,
+                               time_limit=datetime.timedelta(days=3), rated=True)
+            play = rng.choice(game.state().legal_plays())
+            game_apply_action(game_id=game.pk, actor=game.actor, expected_number=game.action_count,
+                              action=Action.play([(m.origin, m.destination) for m in play.moves]))
+    from django_tasks_db.models import DBTaskResult
+
+    DBTaskResult.objects.all().delete()  # the your-turn notices the seeding queued
+
+
+class _Door:
+    """Requests through the app servers' WSGI door, each closed as the server closes it (which
+    runs the work left for after the answer)."""
+
+    def __init__(self) -> None:
+        from gamesite.asgi import page_door
+
+        self.door = page_door
+
+    def post(self, path: str, fields: dict[str, Any], session: str) -> tuple[int, str]:
+        body = urlencode(fields).encode()
+        environ = {
+            "REQUEST_METHOD": "POST", "PATH_INFO": path, "QUERY_STRING": "", "SCRIPT_NAME": "",
+            "SERVER_NAME": "localhost", "SERVER_PORT": "80", "HTTP_HOST": "localhost", "REMOTE_ADDR": "127.0.0.1",
+            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr,
+            "CONTENT_TYPE": "application/x-www-form-urlencoded", "CONTENT_LENGTH": str(len(body)),
+            "HTTP_COOKIE": f"sessionid={session}; csrftoken={CSRF_SECRET}", "HTTP_X_CSRFTOKEN": CSRF_SECRET,
+            "HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "game", "HTTP_HX_CURRENT_URL": "http://localhost/",
+        }
+        status: list[str] = []
+        answer = self.door(environ, lambda line, headers, error=None: status.append(line))
+        try:
+            text = b"".join(answer).decode()
+        finally:
+            answer.close()
+        return int(status[0].split()[0]), text
+
+
+def _measure() -> None:
+    """Under callgrind: the warm turns, then the counted ones with instrumentation on."""
+    import time_machine
+
+    time_machine.travel(PLAYED_AT, tick=False).start()
+    door = _Door()  # sets Django up
+    from django.core.cache import cache
+    from django.test import Client
+
+    from backgammon.listening import listening_key
+    from backgammon.live import remember_server_loop
+    from backgammon.models import Game
+    from gamesite.heap import settle_heap
+
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    remember_server_loop(loop)  # pushes go out on it, as on an app server's event loop
+    games = list(Game.objects.select_related("black", "white").order_by("pk"))
+    sessions: dict[int, str] = {}
+    for game in games:
+        for player in (game.black, game.white):
+            client = Client()
+            client.force_login(player)
+            sessions[player.pk] = client.cookies["sessionid"].value
+            # Their pages are open (backgammon/views/live.py's marks): each action is pushed.
+            cache.set(listening_key(player.pk), 1, 3600)
+            cache.set(listening_key(player.pk, game.pk), 1, 3600)
+
+    def turn(game: Any) -> str:
+        game.refresh_from_db()
+        session = sessions[game.actor_id]
+        act = f"/games/{game.pk}/act/"
+        code, page = door.post(act, {"kind": "roll", "expected_number": game.action_count}, session)
+        found = TURN_MAP.search(page)
+        number = EXPECTED_NUMBER.search(page)
+        if code != 200 or found is None or number is None:
+            return f"roll answered {code}"
+        steps, swap = turn_from_map(found.group(1))
+        code, _ = door.post(act, {"kind": "play", "expected_number": number.group(1), "steps": steps,
+                                  "swap": swap}, session)
+        return "" if code == 200 else f"move answered {code}"
+
+    problems = [turn(game) for game in games]
+    settle_heap(again_after_s=3600)  # as deploy/gunicorn.conf.py does in each app worker
+    counted = games[WARM_GAMES:]
+    _callgrind("-i", "on")
+    problems += [turn(game) for game in counted]
+    _callgrind("-i", "off")
+    wrong = [problem for problem in problems if problem]
+    print(f"turns counted: {len(counted)}; refused: {len(wrong)} {wrong[:3]}")
+    if wrong:
+        sys.exit(1)
+
+
+def _callgrind(*args: str) -> None:
+    subprocess.run(["callgrind_control", *args, str(os.getpid())], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def main() -> int:
+    if sys.argv[1:] == ["--seed"]:
+        import django
+
+        django.setup()
+        _seed()
+        return 0
+    if sys.argv[1:] == ["--measure"]:
+        _measure()
+        return 0
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        sys.exit("bench_turn_instructions needs valgrind (Debian's valgrind package)")
+    database_url, maintenance_url, name = _bench_database_url("_instructions")
+    _recreate(maintenance_url, name)
+    env = _server_environment(database_url) | {"DICE_KEY": DICE_KEY, "LOG_LEVEL": "ERROR"}
+    with tempfile.TemporaryDirectory() as folder:
+        redis = _start_redis(env, Path(folder))
+        try:
+            print(f"bench_turn_instructions: database {name}; seeding {COUNTED_GAMES + WARM_GAMES} games ...")
+            seeding = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--seed"], env=env, check=False)
+            if seeding.returncode:
+                sys.exit("seeding failed")
+            print(f"counting {COUNTED_GAMES} turns under callgrind (a few minutes) ...")
+            out = Path(folder) / "callgrind.out"
+            counted = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+                 sys.executable, str(Path(__file__).resolve()), "--measure"],
+                cwd=folder, env=env, capture_output=True, text=True, check=False)
+        finally:
+            if redis is not None:
+                redis.kill()
+            _recreate(maintenance_url, name, drop_only=True)
+    collected = [line.split()[-1] for line in counted.stderr.splitlines() if "Collected :" in line]
+    if counted.returncode or not collected:
+        sys.exit(f"the counted run failed:\n{counted.stdout[-2000:]}\n{counted.stderr[-3000:]}")
+    per_turn = int(collected[0]) / COUNTED_GAMES
+    print(f"  {per_turn / 1e6:.2f} million instructions a turn (a roll and a move, each pushed), "
+          f"{per_turn / 2e6:.2f} million a request")
+    RESULTS.write_text(_report(per_turn), encoding="utf-8")
+    print(f"written: {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+def _commit() -> str:
+    found = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                           check=False)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
+                           text=True, check=False)
+    return (found.stdout.strip() or "?") + (" and changes" if dirty.stdout.strip() else "")
+
+
+def _report(per_turn: float) -> str:
+    """The table of every run so far (this file's rows kept), this one last: each row says the
+    commit it counted, so a change's effect is the difference between two rows."""
+    kept = []
+    if RESULTS.exists():
+        kept = [line for line in RESULTS.read_text(encoding="utf-8").splitlines() if line.startswith("| 20")]
+    row = (f"| {datetime.date.today()} | {_commit()} | {platform.machine()}, Python {platform.python_version()} "
+           f"| {per_turn / 1e6:.2f} | {per_turn / 2e6:.2f} |")
+    return (
+        "# A turn's cost in instructions (`bench/bench_turn_instructions.py`)\n\n"
+        "Counted by valgrind's callgrind in the app process (the page thread and the event loop's "
+        "thread; not PostgreSQL's or Redis's): a correspondence turn as an open page makes it, a roll "
+        "and then the move built from the answer's click map, through the app servers' WSGI door, "
+        f"each pushed to the opponent's open page. {COUNTED_GAMES} turns (5-point matches a move in), "
+        "after a first turn in each game; the same dice in every run. Two runs of one commit differ "
+        "by about a tenth of a percent.\n\n"
+        "| date | commit | machine | million instructions a turn | a request |\n|---|---|---|---:|---:|\n"
+        + "\n".join([*kept, row]) + "\n"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
