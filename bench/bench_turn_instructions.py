@@ -16,8 +16,9 @@ for them is counted, that thread's included; PostgreSQL and Redis, other process
 The parent builds a database of its own (``<name>_instructions`` beside the one DATABASE_URL
 names) with a private Redis (bench/web/bench_web.py starts it), seeds 70 games one move in, then
 runs ``--measure`` under ``valgrind --tool=callgrind --instr-atstart=no``: a first turn in each
-game (the kept answers, templates and code paths warmed, not counted), then a second, counted.
-Time stands still at one instant and the dice key is fixed, so every run plays the same dice.
+game (the kept answers, templates and code paths warmed, not counted), then a second, counted:
+the rolls, a dump, the moves (reading each roll's answer for its click map, the page's script's
+work, is not counted). Time stands still at one instant and the dice key is fixed, so every run plays the same dice.
 Writes bench/results/turn_instructions.md.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gamesite .venv/bin/python bench/bench_turn_instructions.py
@@ -31,6 +32,7 @@ import io
 import os
 import platform
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -140,25 +142,38 @@ def _measure() -> None:
             cache.set(listening_key(player.pk), 1, 3600)
             cache.set(listening_key(player.pk, game.pk), 1, 3600)
 
-    def turn(game: Any) -> str:
+    def roll(game: Any) -> tuple[Any, str]:
         game.refresh_from_db()
-        session = sessions[game.actor_id]
-        act = f"/games/{game.pk}/act/"
-        code, page = door.post(act, {"kind": "roll", "expected_number": game.action_count}, session)
-        found = TURN_MAP.search(page)
-        number = EXPECTED_NUMBER.search(page)
-        if code != 200 or found is None or number is None:
-            return f"roll answered {code}"
-        steps, swap = turn_from_map(found.group(1))
-        code, _ = door.post(act, {"kind": "play", "expected_number": number.group(1), "steps": steps,
-                                  "swap": swap}, session)
-        return "" if code == 200 else f"move answered {code}"
+        code, page = door.post(f"/games/{game.pk}/act/", {"kind": "roll", "expected_number": game.action_count},
+                               sessions[game.actor_id])
+        return game, page if code == 200 else ""
 
-    problems = [turn(game) for game in games]
+    def planned(game: Any, page: str) -> tuple[Any, dict[str, str] | None]:
+        """The move the page's script would post, built from the roll's answer."""
+        found, number = TURN_MAP.search(page), EXPECTED_NUMBER.search(page)
+        if found is None or number is None:
+            return game, None
+        steps, swap = turn_from_map(found.group(1))
+        return game, {"kind": "play", "expected_number": number.group(1), "steps": steps, "swap": swap}
+
+    def move(game: Any, fields: dict[str, str] | None) -> str:
+        if fields is None:
+            return f"game {game.pk}: the roll's answer has no click map"
+        code, _ = door.post(f"/games/{game.pk}/act/", fields, sessions[game.actor_id])
+        return "" if code == 200 else f"game {game.pk}: the move answered {code}"
+
+    problems = [move(*planned(*roll(game))) for game in games]
     settle_heap(again_after_s=3600)  # as deploy/gunicorn.conf.py does in each app worker
     counted = games[WARM_GAMES:]
+    # The rolls, then the moves, counted apart (a dump between them); reading a roll's answer
+    # for its click map is the page's script's work, and is not counted.
     _callgrind("-i", "on")
-    problems += [turn(game) for game in counted]
+    rolled = [roll(game) for game in counted]
+    _callgrind("-i", "off")
+    _callgrind("-d")
+    plays = [planned(game, page) for game, page in rolled]
+    _callgrind("-i", "on")
+    problems += [move(game, fields) for game, fields in plays]
     _callgrind("-i", "off")
     wrong = [problem for problem in problems if problem]
     print(f"turns counted: {len(counted)}; refused: {len(wrong)} {wrong[:3]}")
@@ -199,19 +214,33 @@ def main() -> int:
                 ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
                  sys.executable, str(Path(__file__).resolve()), "--measure"],
                 cwd=folder, env=env, capture_output=True, text=True, check=False)
+            if counted.returncode:
+                sys.exit(f"the counted run failed:\n{counted.stdout[-2000:]}\n{counted.stderr[-3000:]}")
+            rolls, moves = _parts(Path(folder))
         finally:
             if redis is not None:
                 redis.kill()
             _recreate(maintenance_url, name, drop_only=True)
-    collected = [line.split()[-1] for line in counted.stderr.splitlines() if "Collected :" in line]
-    if counted.returncode or not collected:
-        sys.exit(f"the counted run failed:\n{counted.stdout[-2000:]}\n{counted.stderr[-3000:]}")
-    per_turn = int(collected[0]) / COUNTED_GAMES
-    print(f"  {per_turn / 1e6:.2f} million instructions a turn (a roll and a move, each pushed), "
-          f"{per_turn / 2e6:.2f} million a request")
-    RESULTS.write_text(_report(per_turn), encoding="utf-8")
+    roll, move = rolls / COUNTED_GAMES, moves / COUNTED_GAMES
+    print(f"  a roll {roll / 1e6:.2f} million instructions, a move {move / 1e6:.2f} million "
+          f"(each with its push), a turn {(roll + move) / 1e6:.2f} million")
+    RESULTS.write_text(_report(roll, move), encoding="utf-8")
     print(f"written: {RESULTS.relative_to(ROOT)}")
     return 0
+
+
+def _parts(folder: Path) -> tuple[int, int]:
+    """The instructions of the rolls (the first dump) and of the moves (the dump at the end)."""
+    totals: dict[int, int] = {}
+    for path in folder.glob("callgrind.out*"):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        part = re.search(r"^part: (\d+)$", text, re.MULTILINE)
+        total = re.search(r"^totals: (\d+)$", text, re.MULTILINE)  # the header's "summary:" reads 0
+        if part and total:
+            totals[int(part.group(1))] = int(total.group(1))
+    if sorted(totals) != [1, 2]:
+        sys.exit(f"expected two parts (the rolls, the moves) from callgrind, found {sorted(totals)}")
+    return totals[1], totals[2]
 
 
 def _commit() -> str:
@@ -222,23 +251,24 @@ def _commit() -> str:
     return (found.stdout.strip() or "?") + (" and changes" if dirty.stdout.strip() else "")
 
 
-def _report(per_turn: float) -> str:
+def _report(roll: float, move: float) -> str:
     """The table of every run so far (this file's rows kept), this one last: each row says the
     commit it counted, so a change's effect is the difference between two rows."""
     kept = []
     if RESULTS.exists():
         kept = [line for line in RESULTS.read_text(encoding="utf-8").splitlines() if line.startswith("| 20")]
     row = (f"| {datetime.date.today()} | {_commit()} | {platform.machine()}, Python {platform.python_version()} "
-           f"| {per_turn / 1e6:.2f} | {per_turn / 2e6:.2f} |")
+           f"| {roll / 1e6:.2f} | {move / 1e6:.2f} | {(roll + move) / 1e6:.2f} |")
     return (
         "# A turn's cost in instructions (`bench/bench_turn_instructions.py`)\n\n"
         "Counted by valgrind's callgrind in the app process (the page thread and the event loop's "
-        "thread; not PostgreSQL's or Redis's): a correspondence turn as an open page makes it, a roll "
-        "and then the move built from the answer's click map, through the app servers' WSGI door, "
-        f"each pushed to the opponent's open page. {COUNTED_GAMES} turns (5-point matches a move in), "
-        "after a first turn in each game; the same dice in every run. Two runs of one commit differ "
-        "by about a tenth of a percent.\n\n"
-        "| date | commit | machine | million instructions a turn | a request |\n|---|---|---|---:|---:|\n"
+        "thread; not PostgreSQL's or Redis's): correspondence turns as an open page makes them, a roll "
+        "and then the move built from the roll's answer's click map (the building not counted), "
+        "through the app servers' WSGI door, each pushed to the opponent's open page. "
+        f"{COUNTED_GAMES} turns (5-point matches a move in), after a first turn in each game; the same "
+        "dice in every run. Two runs of one commit differ by about a tenth of a percent.\n\n"
+        "| date | commit | machine | million instructions: a roll | a move | a turn |\n"
+        "|---|---|---|---:|---:|---:|\n"
         + "\n".join([*kept, row]) + "\n"
     )
 
