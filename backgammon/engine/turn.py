@@ -129,7 +129,9 @@ class _Clicks:
         return made == self.used and self.completable(state, remaining)
 
 
-@lru_cache(maxsize=128)
+# A few: what is shared is mostly one page's questions, a moment apart, and the steps a roll of
+# doubles generates from a scattered position come to about 0.3 MB (128 kept came to 37 MB).
+@lru_cache(maxsize=16)
 def _clicks_of(position: Position, dice: tuple[int, int]) -> _Clicks:
     """The click rules of one roll (``dice`` high first: they do not depend on the order shown),
     shared by every ``Turn`` of it and its click map, with the steps each has generated. A page
