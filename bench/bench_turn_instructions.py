@@ -8,7 +8,8 @@ same count to within about a tenth of a percent, whatever else the machine is do
 What is counted: correspondence turns as a player's open page makes them, through the app
 servers' own WSGI door (gamesite/asgi.py: ``page_door``, with the kept answers and the work left
 for after the answer), each a roll and then the move built from the answer's click map, both
-posted as htmx posts them (CSRF header, session cookie), with both players' pages open, so that
+posted as the page's htmx posts them (tests/site/page_door.py writes them: the session cookie,
+a CSRF token, htmx's headers), with both players' pages open, so that
 each roll and move is pushed to the opponent's page: drawn in the request's thread and sent on
 an event loop of its own thread, as the app servers send it. Everything the app process runs
 for them is counted, that thread's included; PostgreSQL and Redis, other processes, are not.
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import io
 import os
 import platform
 import random
@@ -40,14 +40,15 @@ import tempfile
 import threading
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
-for folder in (ROOT / "bench" / "web", ROOT / "bench", ROOT):  # this checkout's code, whatever the venv points at
+# This checkout's code, whatever the venv points at; the suite's requests through the page door.
+for folder in (ROOT / "tests" / "site", ROOT / "bench" / "web", ROOT / "bench", ROOT):
     sys.path.insert(0, str(folder))
 
 from bench_site import _bench_database_url, _recreate
-from bench_web import _server_environment, _start_redis
+from bench_web import _server_environment, _session_of, _start_redis
+from page_door import post_environ, through_the_door
 from page_forms import EXPECTED_NUMBER, TURN_MAP, turn_from_map
 
 RESULTS = ROOT / "bench" / "results" / "turn_instructions.md"
@@ -56,7 +57,7 @@ COUNTED_GAMES = 60
 SEEDED_AT = datetime.datetime(2026, 12, 7, 6, 0, tzinfo=datetime.UTC)
 PLAYED_AT = SEEDED_AT + datetime.timedelta(hours=1)
 DICE_KEY = "5eed" * 16  # this bench's own database: the same dice in every run
-CSRF_SECRET = "b" * 32
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "game", "HTTP_HX_CURRENT_URL": "http://localhost/"}
 
 
 def _seed() -> None:
@@ -86,42 +87,15 @@ def _seed() -> None:
     DBTaskResult.objects.all().delete()  # the your-turn notices the seeding queued
 
 
-class _Door:
-    """Requests through the app servers' WSGI door, each closed as the server closes it (which
-    runs the work left for after the answer)."""
-
-    def __init__(self) -> None:
-        from gamesite.asgi import page_door
-
-        self.door = page_door
-
-    def post(self, path: str, fields: dict[str, Any], session: str) -> tuple[int, str]:
-        body = urlencode(fields).encode()
-        environ = {
-            "REQUEST_METHOD": "POST", "PATH_INFO": path, "QUERY_STRING": "", "SCRIPT_NAME": "",
-            "SERVER_NAME": "localhost", "SERVER_PORT": "80", "HTTP_HOST": "localhost", "REMOTE_ADDR": "127.0.0.1",
-            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr,
-            "CONTENT_TYPE": "application/x-www-form-urlencoded", "CONTENT_LENGTH": str(len(body)),
-            "HTTP_COOKIE": f"sessionid={session}; csrftoken={CSRF_SECRET}", "HTTP_X_CSRFTOKEN": CSRF_SECRET,
-            "HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "game", "HTTP_HX_CURRENT_URL": "http://localhost/",
-        }
-        status: list[str] = []
-        answer = self.door(environ, lambda line, headers, error=None: status.append(line))
-        try:
-            text = b"".join(answer).decode()
-        finally:
-            answer.close()
-        return int(status[0].split()[0]), text
-
-
 def _measure() -> None:
     """Under callgrind: the warm turns, then the counted ones with instrumentation on."""
     import time_machine
 
     time_machine.travel(PLAYED_AT, tick=False).start()
-    door = _Door()  # sets Django up
+    import django
+
+    django.setup()
     from django.core.cache import cache
-    from django.test import Client
 
     from backgammon.listening import listening_key
     from backgammon.live import remember_server_loop
@@ -135,45 +109,45 @@ def _measure() -> None:
     sessions: dict[int, str] = {}
     for game in games:
         for player in (game.black, game.white):
-            client = Client()
-            client.force_login(player)
-            sessions[player.pk] = client.cookies["sessionid"].value
+            sessions[player.pk] = _session_of(player)
             # Their pages are open (backgammon/views/live.py's marks): each action is pushed.
             cache.set(listening_key(player.pk), 1, 3600)
             cache.set(listening_key(player.pk, game.pk), 1, 3600)
 
-    def roll(game: Any) -> tuple[Any, str]:
+    # Each request is written before it is counted and read after (the page's script's work).
+    def roll_request(game: Any) -> tuple[Any, dict[str, Any]]:
         game.refresh_from_db()
-        code, page = door.post(f"/games/{game.pk}/act/", {"kind": "roll", "expected_number": game.action_count},
-                               sessions[game.actor_id])
-        return game, page if code == 200 else ""
+        return game, post_environ(f"/games/{game.pk}/act/", sessions[game.actor_id],
+                                  {"kind": "roll", "expected_number": game.action_count}, **HTMX)
 
-    def planned(game: Any, page: str) -> tuple[Any, dict[str, str] | None]:
+    def move_request(game: Any, rolled: Any) -> tuple[Any, dict[str, Any] | None]:
         """The move the page's script would post, built from the roll's answer."""
-        found, number = TURN_MAP.search(page), EXPECTED_NUMBER.search(page)
-        if found is None or number is None:
+        found, number = TURN_MAP.search(rolled.body), EXPECTED_NUMBER.search(rolled.body)
+        if not rolled.status.startswith("200") or found is None or number is None:
             return game, None
         steps, swap = turn_from_map(found.group(1))
-        return game, {"kind": "play", "expected_number": number.group(1), "steps": steps, "swap": swap}
+        return game, post_environ(f"/games/{game.pk}/act/", sessions[game.actor_id],
+                                  {"kind": "play", "expected_number": number.group(1), "steps": steps,
+                                   "swap": swap}, **HTMX)
 
-    def move(game: Any, fields: dict[str, str] | None) -> str:
-        if fields is None:
+    def moved(game: Any, request: dict[str, Any] | None) -> str:
+        if request is None:
             return f"game {game.pk}: the roll's answer has no click map"
-        code, _ = door.post(f"/games/{game.pk}/act/", fields, sessions[game.actor_id])
-        return "" if code == 200 else f"game {game.pk}: the move answered {code}"
+        status = through_the_door(request).status
+        return "" if status.startswith("200") else f"game {game.pk}: the move answered {status}"
 
-    problems = [move(*planned(*roll(game))) for game in games]
+    problems = [moved(*move_request(game, through_the_door(request)))
+                for game, request in map(roll_request, games)]
     settle_heap(again_after_s=3600)  # as deploy/gunicorn.conf.py does in each app worker
-    counted = games[WARM_GAMES:]
-    # The rolls, then the moves, counted apart (a dump between them); reading a roll's answer
-    # for its click map is the page's script's work, and is not counted.
+    counted = [roll_request(game) for game in games[WARM_GAMES:]]
+    # The rolls, then the moves, counted apart (a dump between them).
     _callgrind("-i", "on")
-    rolled = [roll(game) for game in counted]
+    rolled = [(game, through_the_door(request)) for game, request in counted]
     _callgrind("-i", "off")
     _callgrind("-d")
-    plays = [planned(game, page) for game, page in rolled]
+    moves = [move_request(game, answer) for game, answer in rolled]
     _callgrind("-i", "on")
-    problems += [move(game, fields) for game, fields in plays]
+    problems += [moved(game, request) for game, request in moves]
     _callgrind("-i", "off")
     wrong = [problem for problem in problems if problem]
     print(f"turns counted: {len(counted)}; refused: {len(wrong)} {wrong[:3]}")
@@ -200,7 +174,9 @@ def main() -> int:
         sys.exit("bench_turn_instructions needs valgrind (Debian's valgrind package)")
     database_url, maintenance_url, name = _bench_database_url("_instructions")
     _recreate(maintenance_url, name)
-    env = _server_environment(database_url) | {"DICE_KEY": DICE_KEY, "LOG_LEVEL": "ERROR"}
+    # testserver: the host RequestFactory writes (tests/site/page_door.py).
+    env = _server_environment(database_url) | {"DICE_KEY": DICE_KEY, "LOG_LEVEL": "ERROR",
+                                                "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver"}
     with tempfile.TemporaryDirectory() as folder:
         redis = _start_redis(env, Path(folder))
         try:
