@@ -177,7 +177,6 @@ class GamePage:
     undo_steps: str | None = None
     forced_pass: str | None = None
     submit_moves: str = ""
-    records: list[GameRecord] = field(default_factory=list)
     names: PerSide[str] = field(default_factory=lambda: PerSide("", ""))
     colour_names: PerSide[str] = field(default_factory=lambda: PerSide("Black", "White"))
     opening: str = ""
@@ -192,6 +191,13 @@ class GamePage:
     # clicks can reach, and where the board draws what they change. None when there is nothing
     # to click (not the viewer's move, a forced pass, the step confirming a move).
     turn_map: dict[str, Any] | None = None
+
+    @cached_property
+    def records(self) -> list[GameRecord]:
+        """The current game's moves list. Only the region's side panel shows it: a page drawing the
+        main column alone (a click building the turn, the answer to a roll) never works it out."""
+        return game_records(self.reads.logged, self.names, counts_gammons=self.state.rules.variant.counts_gammons,
+                            with_messages=self.reads.messages_shown)
 
     @property
     def has_earlier_games(self) -> bool:
@@ -328,8 +334,6 @@ def build_page(
                     board=Board("", "", DEFAULT_COLOURS[viewer]), names=names, swap=swap)
     # Watchers see the game in their own colours too, so the names follow their scheme.
     page.colour_names = colour_names(user, viewer)
-    page.records = game_records(logged, names, counts_gammons=state.rules.variant.counts_gammons,
-                                with_messages=reads.messages_shown)
     page.opening = _opening_words(logged, state, names)
     # "The next game has started" is news only until someone acts in the new game.
     if not _acted_in_game(logged, state.game_number):

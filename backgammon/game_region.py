@@ -32,11 +32,12 @@ from backgammon.models import Game
 from gamesite.jinja_env import NO_TOKEN, render_jinja
 from gamesite.kept_urls import kept_reverse
 
-__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "link_maker", "page_for", "pushed_region", "pushed_roll",
-           "region_context"]
+__all__ = ["MAIN_TEMPLATE", "REGION_TEMPLATE", "ROLLED_TEMPLATE", "link_maker", "page_for", "pushed_region",
+           "pushed_roll", "region_context"]
 
 REGION_TEMPLATE = "backgammon/_game.html"
 MAIN_TEMPLATE = "backgammon/_game_main.html"
+ROLLED_TEMPLATE = "backgammon/_rolled.html"
 
 
 def link_maker(game: Game) -> Callable[[str, bool], str]:

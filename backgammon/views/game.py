@@ -24,7 +24,13 @@ from backgammon.engine.actions import Action
 from backgammon.engine.match import Phase
 from backgammon.game_page import turn_from_url
 from backgammon.game_reads import keys_of_page
-from backgammon.game_region import MAIN_TEMPLATE, REGION_TEMPLATE, page_for, region_context
+from backgammon.game_region import (
+    MAIN_TEMPLATE,
+    REGION_TEMPLATE,
+    ROLLED_TEMPLATE,
+    page_for,
+    region_context,
+)
 from backgammon.models import Game
 from backgammon.move_records import mat_text
 from backgammon.services import ActionRejected, Refusal, game_apply_action
@@ -50,22 +56,30 @@ MAIN_COLUMN = "game-main"
 
 def _show(request: HttpRequest, game: Game, *, steps: str = "", swap: bool = False, confirm_double: bool = False,
           confirm_submit: bool = False, error: str = "", status: int = 200, message: str = "",
-          moves_text: str = "", partial: bool | None = None, main_only: bool = False) -> HttpResponse:
+          moves_text: str = "", partial: bool | None = None, main_only: bool = False,
+          rolled: bool = False) -> HttpResponse:
     """The whole page, or only the game region for htmx (always for the poll: it swaps the region),
-    or with ``main_only`` the region's main column alone (the board and the turn's controls).
+    or with ``main_only`` the region's main column alone (the board and the turn's controls), or
+    with ``rolled`` the answer to a roll that leaves the roller to move: the main column, with
+    what else the roll changes out of band (_rolled.html), swapped in for the main column.
 
     One way through: what it shows is read first (game_reads.gather, by page_for), the page is
     worked out from that, and rendered once."""
     if partial is None:
         partial = _wants_region(request)
+    main_only = main_only or rolled
     whole_page = not (partial or main_only)
     page = page_for(game, request.user, steps=steps, swap=swap, confirm_double=confirm_double,
                     confirm_submit=confirm_submit, whole_page=whole_page)
     context = region_context(page, error=error, message=message, moves_text=moves_text)
     context["user"] = request.user
     if not whole_page:
-        region = render_jinja(MAIN_TEMPLATE if main_only else REGION_TEMPLATE, context, request)
-        response = HttpResponse(region, status=status)
+        template = ROLLED_TEMPLATE if rolled else MAIN_TEMPLATE if main_only else REGION_TEMPLATE
+        response = HttpResponse(render_jinja(template, context, request), status=status)
+        if rolled:
+            # The roll's form targets the region: its answer goes in for the main column.
+            response["HX-Retarget"] = response["HX-Reselect"] = f"#{MAIN_COLUMN}"
+            response["HX-Reswap"] = "outerHTML show:none"
     else:
         if page.is_player:  # the note stands outside the game region (game.html)
             context |= {"note_text": page.reads.note_text, "note_max": NOTE_MAX_LENGTH}
@@ -167,8 +181,18 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         known_actor(the_game)
         ask_together(keys_of_page(the_game, request.user.pk))  # what _viewed and the region read: one trip
         _viewed(request, the_game)
-        return replace_url(_show(request, the_game, partial=True), url)
+        return replace_url(_show(request, the_game, partial=True,
+                                 rolled=_rolled_only(request, the_game, expected)), url)
     return _go(request, url)
+
+
+def _rolled_only(request: HttpRequest, game: Game, expected: int) -> bool:
+    """Whether the action was a roll and nothing came after it: the roller is to move. A roll
+    changes the main column and a few parts beside it, not the moves list or the players' panel,
+    so its answer is that much smaller (a roll that passed or played itself changed them)."""
+    state = game.state()
+    return (request.POST.get("kind") == "roll" and game.action_count == expected + 1
+            and state.phase is Phase.MOVE and state.turn is game.side_of(request.user))
 
 
 def _refused(request: HttpRequest, game_id: int, expected: int, refusal: ActionRejected) -> HttpResponse:

@@ -327,12 +327,13 @@ class GamePagePlayer(FastHttpUser):
     def _post(self, url: str, page: str, fields: dict[str, str], name: str) -> str:
         data = {"expected_number": _expected_number(page), **fields}
         # The page's forms post through htmx (hx-post), with the page's CSRF token in a header,
-        # and the answer is the fresh game region.
+        # and the answer is the fresh game region, or for a roll that leaves the roller to move
+        # its main column (with the turn's click map and forms) and the parts beside it.
         headers = {**HTMX, "X-CSRFToken": self.csrf_token}
         with self.client.post(url, data=data, name=self._named(name), headers=headers, allow_redirects=False,
                               catch_response=True) as answer:
             text = answer.text or ""
-            if answer.status_code != 200 or 'id="game"' not in text:
+            if answer.status_code != 200 or not re.search(r'id="game(-main)?"', text):
                 answer.failure(f"{name} answered {answer.status_code}")
             return text
 

@@ -227,6 +227,8 @@
     theirs.innerHTML = roll.dice.theirs || "";
     prompt.textContent = roll.prompt || "";
     game.classList.replace("game--roll", "game--move");
+    var main = document.getElementById("game-main");
+    if (main) main.dataset.phase = "move";
     matchId.textContent = roll.match_id || "";
     if (timeLeft) timeLeft.textContent = roll.time_left;
     region.dataset.number = String(news.n);
@@ -236,6 +238,17 @@
     }
     return true;
   }
+  // The region's class names the phase it shows (putRoll reads it). A roll's answer is the
+  // region's main column (backgammon/views/game.py), which says its phase: the class follows it.
+  body.addEventListener("htmx:afterSwap", function () {
+    var game = document.getElementById("game");
+    var main = document.getElementById("game-main");
+    if (!game || !main || !main.dataset.phase) return;
+    Array.prototype.slice.call(game.classList).forEach(function (name) {
+      if (name.indexOf("game--") === 0 && name !== "game--" + main.dataset.phase) game.classList.remove(name);
+    });
+    game.classList.add("game--" + main.dataset.phase);
+  });
   // A "presence" event ({"g": 12, "here": true}): the opponent of this live game opened or left
   // its page. The line under the clocks says so (the next region reads it afresh anyway).
   function onPresence(event) {

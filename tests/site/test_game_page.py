@@ -259,7 +259,8 @@ def test_a_click_with_tampered_steps_says_so_in_the_main_column(alice_client: Cl
 
 def test_turn_links_target_the_main_column_and_forms_the_whole_region(alice_client: Client, bx_game: Game) -> None:
     body = page_of(alice_client, bx_game, steps="8-5").content.decode()
-    main = re.search(r'<div class="game__main" id="game-main" hx-target="#game-main" hx-select="#game-main">', body)
+    main = re.search(r'<div class="game__main" id="game-main" data-phase="move" hx-target="#game-main" '
+                     r'hx-select="#game-main">', body)
     assert main is not None  # the board's checkers inherit it
     controls = re.search(r'<div class="controls" hx-target="#game" hx-select="#game">(.*)', body, re.DOTALL)
     assert controls is not None  # its forms (Submit, the typed move, resign) post and get the region back

@@ -505,7 +505,7 @@ def _region(client: Client, game: Game) -> str:
 def _with_roll_put_in(region: str, news: dict[str, Any]) -> str:
     """What static/js/live.js putRoll makes of the page's region with a pushed roll: its dice,
     prompt, match ID and clock (a live game's clocks, a correspondence game's time left) put in,
-    the count it shows raised, its class a move's."""
+    the count it shows raised, its class and its main column's phase a move's."""
     roll = news["roll"]
 
     def put(pattern: str, inner: str, page: str) -> str:
@@ -519,8 +519,9 @@ def _with_roll_put_in(region: str, news: dict[str, Any]) -> str:
     region = put(r'(<code id="match-id">).*?(</code>)', roll["match_id"], region)
     if roll["time_left"]:
         region = put(r'(<span id="time-left">).*?(</span>)', html.escape(roll["time_left"]), region)
-    assert region.count('class="game game--roll"') == 1
+    assert region.count('class="game game--roll"') == 1 and region.count('id="game-main" data-phase="roll"') == 1
     region = region.replace('class="game game--roll"', 'class="game game--move"')
+    region = region.replace('id="game-main" data-phase="roll"', 'id="game-main" data-phase="move"')
     return re.sub(r'data-number="\d+"', f'data-number="{news["n"]}"', region)
 
 
