@@ -9,8 +9,8 @@ What is counted: correspondence turns as a player's open page makes them, throug
 servers' own WSGI door (gamesite/asgi.py: ``page_door``, with the kept answers and the work left
 for after the answer), each a roll and then the move built from the answer's click map, both
 posted as the page's htmx posts them (tests/site/page_door.py writes them: the session cookie,
-a CSRF token, htmx's headers), with both players' pages open, so that
-each roll and move is pushed to the opponent's page: drawn in the request's thread and sent on
+a CSRF token, htmx's headers, urlencoded), with both players' pages open and both seen this
+minute, so that each roll and move is pushed to the opponent's page: drawn in the request's thread and sent on
 an event loop of its own thread, as the app servers send it. Everything the app process runs
 for them is counted, that thread's included; PostgreSQL and Redis, other processes, are not.
 
@@ -52,6 +52,11 @@ from page_door import post_environ, through_the_door
 from page_forms import EXPECTED_NUMBER, TURN_MAP, turn_from_map
 
 RESULTS = ROOT / "bench" / "results" / "turn_instructions.md"
+# What each row was counted with: rows of one version compare; a change of what is counted is a
+# new version. 1: each counted roller was first marked seen in it (a database write that comes
+# once a minute in play, not at each turn), and the forms were posted multipart. 2: the players
+# were seen this minute before the count, and the forms are posted urlencoded, as htmx posts them.
+BENCH_VERSION = 2
 WARM_GAMES = 10
 COUNTED_GAMES = 60
 SEEDED_AT = datetime.datetime(2026, 12, 7, 6, 0, tzinfo=datetime.UTC)
@@ -97,6 +102,7 @@ def _measure() -> None:
     django.setup()
     from django.core.cache import cache
 
+    from accounts.presence import note_seen
     from backgammon.listening import listening_key
     from backgammon.live import remember_server_loop
     from backgammon.models import Game
@@ -113,6 +119,9 @@ def _measure() -> None:
             # Their pages are open (backgammon/views/live.py's marks): each action is pushed.
             cache.set(listening_key(player.pk), 1, 3600)
             cache.set(listening_key(player.pk, game.pk), 1, 3600)
+            # And they have been here this minute: a player is marked seen once a minute
+            # (accounts/presence.py), not at each of their turns, which come seconds apart.
+            note_seen(player.pk)
 
     # Each request is written before it is counted and read after (the page's script's work).
     def roll_request(game: Any) -> tuple[Any, dict[str, Any]]:
@@ -233,7 +242,8 @@ def _report(roll: float, move: float) -> str:
     kept = []
     if RESULTS.exists():
         kept = [line for line in RESULTS.read_text(encoding="utf-8").splitlines() if line.startswith("| 20")]
-    row = (f"| {datetime.date.today()} | {_commit()} | {platform.machine()}, Python {platform.python_version()} "
+    row = (f"| {datetime.date.today()} | {_commit()} | {BENCH_VERSION} "
+           f"| {platform.machine()}, Python {platform.python_version()} "
            f"| {roll / 1e6:.2f} | {move / 1e6:.2f} | {(roll + move) / 1e6:.2f} |")
     return (
         "# A turn's cost in instructions (`bench/bench_turn_instructions.py`)\n\n"
@@ -242,9 +252,11 @@ def _report(roll: float, move: float) -> str:
         "and then the move built from the roll's answer's click map (the building not counted), "
         "through the app servers' WSGI door, each pushed to the opponent's open page. "
         f"{COUNTED_GAMES} turns (5-point matches a move in), after a first turn in each game; the same "
-        "dice in every run. Two runs of one commit differ by about a tenth of a percent.\n\n"
-        "| date | commit | machine | million instructions: a roll | a move | a turn |\n"
-        "|---|---|---|---:|---:|---:|\n"
+        "dice in every run. Two runs of one commit differ by about a tenth of a percent. Rows compare "
+        "only with rows of the same bench version (`BENCH_VERSION` in the script says what each "
+        "counted).\n\n"
+        "| date | commit | bench | machine | million instructions: a roll | a move | a turn |\n"
+        "|---|---|---:|---|---:|---:|---:|\n"
         + "\n".join([*kept, row]) + "\n"
     )
 

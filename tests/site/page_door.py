@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.test import RequestFactory
 
@@ -27,9 +28,11 @@ def get_environ(path: str, session: str, **headers: str) -> dict[str, Any]:
 
 
 def post_environ(path: str, session: str, form: dict[str, Any], **headers: str) -> dict[str, Any]:
-    """A form post with a valid CSRF secret in its cookie and its field."""
+    """A form post as a page's forms send it (urlencoded, as htmx and browsers do), with a valid
+    CSRF secret in its cookie and its field."""
     csrf = secrets.token_hex(16)
-    return RequestFactory().post(path, {**form, "csrfmiddlewaretoken": csrf},
+    return RequestFactory().post(path, urlencode({**form, "csrfmiddlewaretoken": csrf}),
+                                 content_type="application/x-www-form-urlencoded",
                                  HTTP_COOKIE=f"sessionid={session}; csrftoken={csrf}", **headers).environ
 
 
