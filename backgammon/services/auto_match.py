@@ -29,7 +29,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Count, Max, Q, QuerySet, When
+from django.db.models import Case, Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, When
 from django.utils import timezone
 
 from accounts.presence import here_for_live, mark_seen
@@ -74,8 +74,10 @@ def _open_then_latest(user: Any) -> QuerySet[AutoMatchRequest]:
 
 def auto_match_of(user: Any) -> AutoMatchRequest | None:
     """The player's open request, else their latest one (to show the games it started), its games
-    and their players read with it."""
-    return _open_then_latest(user).prefetch_related("games__black", "games__white").first()
+    and their players read with it (in one query: players come back to this page after each live
+    match, and three, one each for the games, Black and White, cost two round trips more)."""
+    games = Prefetch("games", queryset=Game.objects.select_related("black", "white"))
+    return _open_then_latest(user).prefetch_related(games).first()
 
 
 @dataclass(frozen=True)
@@ -342,9 +344,10 @@ def _without_absent_live(requests: list[AutoMatchRequest]) -> list[AutoMatchRequ
     live_players = {r.player_id for r in requests if r.is_live}
     if not live_players:
         return requests
-    free = set(here_for_live().filter(user_id__in=live_players).values_list("user_id", flat=True))
-    playing = _live_games_in_play().filter(Q(black_id__in=free) | Q(white_id__in=free)).values_list("black_id", "white_id")
-    free -= {player for pair in playing for player in pair}
+    # One query, not one for who is here and another for who of them is playing.
+    playing = _live_games_in_play().filter(Q(black_id=OuterRef("user_id")) | Q(white_id=OuterRef("user_id")))
+    free = set(here_for_live().filter(user_id__in=live_players).exclude(Exists(playing))
+               .values_list("user_id", flat=True))
     return [r for r in requests if not r.is_live or r.player_id in free]
 
 

@@ -24,6 +24,7 @@ from backgammon.services import (
     ChallengeRejected,
     OpenChallengeFilters,
     auto_match_cancel,
+    auto_match_pair,
     auto_match_set,
     open_challenge_create,
     open_challenge_join,
@@ -387,3 +388,38 @@ def test_a_live_request_waiting_for_its_players_match_to_end_says_so_and_cancels
     assert "Say what you will play" not in waiting  # the page's lead gives way to the request
     alice_client.post(reverse("backgammon:auto_match_cancel"))
     assert "Say what you will play" in alice_client.get(AUTO).content.decode()
+
+
+def test_who_is_free_for_live_play_is_one_question_and_counts_either_colour(
+    alice: Any, bob: Any, charlie: Any
+) -> None:
+    """A pass asks who of the live requests' players is here and not in a live match in one query
+    (a round trip fewer while a new arrival waits to be paired), and a player in a match as White is
+    as busy as one playing Black."""
+    live_ask(alice, max_games=2)
+    live_ask(bob, max_games=2)
+    match = Game.objects.get()
+    assert (match.black, match.white) == (alice, bob)  # both requests stay open for a second game
+    live_ask(charlie)
+    with CaptureQueriesContext(connection) as asked:
+        assert auto_match_pair() == []
+    assert Game.objects.count() == 1
+    reads = [query["sql"] for query in asked.captured_queries if query["sql"].startswith("SELECT")]
+    assert sum('FROM "accounts_profile"' in sql for sql in reads) == 1
+    assert not any(sql.split(" FROM ")[1].startswith('"backgammon_game"') for sql in reads), reads
+
+
+def test_a_returning_players_page_reads_its_requests_games_with_their_players_at_once(
+    alice: Any, bob: Any, alice_client: Client
+) -> None:
+    live_ask(alice)
+    live_ask(bob)
+    game = Game.objects.get()
+    with CaptureQueriesContext(connection) as asked:
+        page = alice_client.get(AUTO).content.decode()
+    assert f"#{game.pk}" in page and "alice" in page and "bob" in page
+    links = AutoMatchRequest.games.through._meta.db_table
+    reads = [query["sql"] for query in asked.captured_queries if query["sql"].startswith("SELECT")]
+    games = [sql for sql in reads if f'"{links}"' in sql]
+    assert len(games) == 1 and games[0].count('"auth_user"') >= 2, games  # Black and White joined
+    assert not any(' FROM "auth_user" WHERE "auth_user"."id" IN ' in sql for sql in reads), reads
