@@ -365,7 +365,11 @@ def game_create(
     ``counts_toward_limit``: a game the players started or accepted themselves (game_limit).
     A live ``time_control`` starts the match clock with the opening (``time_limit`` is then
     replaced by the delay plus the reserve)."""
-    with transaction.atomic():
+    # Atomic on its own, but no savepoint of its own inside a caller's transaction: each caller
+    # holds one around it already (its players' locks and limit checks), which a failure here
+    # rolls back whole, so a savepoint here would only cost two more round trips to the database
+    # while a player waits (an auto-match pairing, a challenge's acceptance).
+    with transaction.atomic(savepoint=False):
         game = Game.objects.create(
             variant=variant,
             match_length=match_length,

@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from accounts.presence import here_for_live, mark_seen
+from accounts.presence import here_for_live, note_seen
 from accounts.relations import either_ignores, ignore_wall_ids
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import TimeControl
@@ -108,7 +108,9 @@ def open_challenge_create(
             **terms,
         )
     if made.is_live:
-        mark_seen(challenger.pk)
+        # Marked as every request marks (at most once a minute): within the minute is here for
+        # live play (LIVE_PRESENCE_SECONDS, at least 90), so no write when it already was.
+        note_seen(challenger.pk)
     return made
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from gamebuilder import fast_passwords  # noqa: F401
 
 from accounts.models import Profile
-from accounts.presence import here_now, mark_seen
+from accounts.presence import here_now, mark_seen, note_seen
 from backgammon.engine.clock import LIVE_PRESETS, TimeControl
 from backgammon.models import AutoMatchRequest, Challenge, Game
 from backgammon.services import (
@@ -407,6 +407,24 @@ def test_who_is_free_for_live_play_is_one_question_and_counts_either_colour(
     reads = [query["sql"] for query in asked.captured_queries if query["sql"].startswith("SELECT")]
     assert sum('FROM "accounts_profile"' in sql for sql in reads) == 1
     assert not any(sql.split(" FROM ")[1].startswith('"backgammon_game"') for sql in reads), reads
+
+
+def test_a_live_request_marks_its_player_here_as_any_request_does_at_most_once_a_minute(
+    alice: Any, bob: Any
+) -> None:
+    """A player back after ten minutes away is written here by their live request, and pairs; one
+    seen this minute (their page's request, its stream) is not written again while they wait."""
+    leave(alice)
+    live_ask(alice)
+    seen = Profile.objects.get(user=alice).last_seen
+    assert seen is not None and seen > timezone.now() - timedelta(seconds=5)
+    note_seen(bob.pk)  # bob's Auto-Match page, a moment ago
+    with CaptureQueriesContext(connection) as asked:
+        live_ask(bob)
+    game = Game.objects.get()
+    assert {game.black, game.white} == {alice, bob}
+    written = [query["sql"] for query in asked.captured_queries if query["sql"].startswith("UPDATE")]
+    assert not any('"accounts_profile"' in sql for sql in written), written
 
 
 def test_a_returning_players_page_reads_its_requests_games_with_their_players_at_once(

@@ -6,6 +6,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from gamebuilder import fast_passwords  # noqa: F401 (an autouse fixture)
 
 from accounts.relations import relation_remove, relation_set
@@ -16,6 +18,7 @@ from backgammon.services import (
     challenge_create,
     challenge_decline,
     challenge_withdraw,
+    game_create,
 )
 
 pytestmark = pytest.mark.django_db
@@ -157,3 +160,21 @@ def test_a_challenger_who_left_cannot_be_accepted(alice: Any, bob: Any) -> None:
     with pytest.raises(ChallengeRejected, match="The player alice no longer plays here"):
         challenge_accept(challenge_id=challenge.pk, actor=bob)
     assert not Game.objects.exists()
+
+
+def test_a_game_started_in_a_callers_transaction_adds_no_savepoint_and_goes_back_with_it(
+    alice: Any, bob: Any, charlie: Any
+) -> None:
+    """game_create is atomic alone, but inside a caller's transaction (an auto-match pairing, an
+    accepted challenge: the players' locks and limit checks) it asks for no savepoint of its own,
+    two round trips fewer while a player waits; what fails after it in that transaction takes its
+    game away with everything else."""
+    with CaptureQueriesContext(connection) as asked, transaction.atomic():
+        game = game_create(black=alice, white=bob, variant="BP", match_length=5, time_limit=DAY, rated=True)
+    savepoints = [query["sql"] for query in asked.captured_queries if query["sql"].startswith("SAVEPOINT")]
+    assert len(savepoints) == 1, savepoints  # the caller's own (the test's transaction holds the block)
+    assert game.actions.count() == 1 and game.dice  # its opening rolled in the same block
+    with pytest.raises(ChallengeRejected), transaction.atomic():
+        game_create(black=alice, white=charlie, variant="BP", match_length=5, time_limit=DAY, rated=True)
+        raise ChallengeRejected("refused after the game was made")
+    assert list(Game.objects.values_list("pk", flat=True)) == [game.pk]
