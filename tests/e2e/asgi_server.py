@@ -48,17 +48,33 @@ class AsgiLiveServer:
             modify_settings(ALLOWED_HOSTS={"append": self.host}),
             override_settings(CHANNEL_LAYERS=redis_channel_layers(self.prefix)),
         )
-        self.requests_in_flight = 0  # pages' requests (not the long-lived /live/ streams)
+        # Pages' requests, and each /live/ stream until its answer starts: the stream's checks
+        # read the database in a page thread like any page, then it waits on the loop alone.
+        self.requests_in_flight = 0
 
         async def counted(scope: Any, receive: Any, send: Any) -> None:
-            if scope["type"] != "http" or scope["path"].startswith("/live/"):
+            if scope["type"] != "http":
                 await application(scope, receive, send)
                 return
             self.requests_in_flight += 1  # only ever changed on the server's own loop
+            counting = True
+
+            def done() -> None:
+                nonlocal counting
+                if counting:
+                    counting = False
+                    self.requests_in_flight -= 1
+
+            async def sending(message: Any) -> None:
+                if message["type"] == "http.response.start":
+                    done()
+                await send(message)
+
+            stream = scope["path"].startswith("/live/")
             try:
-                await application(scope, receive, send)
+                await application(scope, receive, sending if stream else send)
             finally:
-                self.requests_in_flight -= 1
+                done()
 
         config = uvicorn.Config(counted, host=self.host, port=self.port, lifespan="off",
                                 log_level="warning", timeout_graceful_shutdown=2)
@@ -84,9 +100,10 @@ class AsgiLiveServer:
             time.sleep(0.05)
 
     def wait_until_idle(self, seconds: float = 5.0) -> None:
-        """Until the requests a closed tab left running are answered: the test database is
-        flushed next, and a request still reading (a join takes its tables' locks one by one)
-        can deadlock with the flush's TRUNCATE."""
+        """Until the requests a closed tab left running are answered, and the streams it was
+        opening have done their checks: the test database is flushed next, and a request still
+        reading (a join takes its tables' locks one by one) can deadlock with the flush's
+        TRUNCATE (seen once: a replay test's teardown, 2026-12-07)."""
         give_up = time.monotonic() + seconds
         while self.requests_in_flight and time.monotonic() < give_up:
             time.sleep(0.02)
