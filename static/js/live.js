@@ -270,12 +270,31 @@
     event.detail.parameters.heard = region.dataset.heard;
     delete region.dataset.heard;
   });
+  // A poll of the region asked for while an action of this page is under way (the stream's
+  // hello, a timer) waits for it, and then goes from the region its answer left: a roll's answer
+  // puts #game-poll in anew, out of band, and a poll sent from the one it replaced came back as a
+  // second game region on the page.
+  var actions = 0;
+  var pollAfterAction = false;
+  body.addEventListener("live:poll", function (event) {
+    if (actions === 0 || !event.target || event.target.id !== "game-poll") return;
+    event.stopImmediatePropagation();
+    pollAfterAction = true;
+  }, true);
   body.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (!event.detail.xhr || !elt.closest || !elt.closest("#game")) return;
+    var action = elt.id !== "game-poll";
     gameRequests += 1;
+    if (action) actions += 1;
     event.detail.xhr.addEventListener("loadend", function () {
       gameRequests -= 1;
+      if (action) actions -= 1;
+      if (actions === 0 && pollAfterAction) {
+        pollAfterAction = false;
+        var fresh = gameRegion();
+        if (fresh) htmx.trigger(fresh, "live:poll");
+      }
       if (gameRequests > 0 || held === null) return;
       var news = held;
       held = null;
