@@ -28,8 +28,8 @@ from django.utils import timezone
 from accounts.models import Profile
 
 __all__ = [
-    "SEEN_EVERY", "SeenMiddleware", "forget_marks_here", "here_for_live", "here_now", "keep_seen", "mark_seen",
-    "note_seen", "seen_key",
+    "SEEN_EVERY", "SeenMiddleware", "forget_marks_here", "here_for_live", "here_now", "keep_seen",
+    "mark_here_for_live", "mark_seen", "note_seen", "seen_key",
 ]
 
 SEEN_EVERY = timedelta(seconds=60)
@@ -64,6 +64,14 @@ def here_for_live() -> QuerySet[Profile]:
     the site open now (its stream marks them at least every 90 s), or a request that recent."""
     since = timezone.now() - timedelta(seconds=settings.LIVE_PRESENCE_SECONDS)
     return Profile.objects.filter(last_seen__gte=since, user__is_active=True)
+
+
+def mark_here_for_live(user_id: int) -> None:
+    """A live offer or Auto-Match request marks its player here before it pairs them. As every
+    request marks (``note_seen``, at most once a minute): a mark at most ``SEEN_EVERY`` old is
+    here for live play (``LIVE_PRESENCE_SECONDS``, at least 90 by the settings' check), so a player
+    whose page marked them a moment ago is not written again while they wait to be paired."""
+    note_seen(user_id)
 
 
 def note_seen(user_id: int) -> None:

@@ -32,7 +32,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, When
 from django.utils import timezone
 
-from accounts.presence import here_for_live, note_seen
+from accounts.presence import here_for_live, mark_here_for_live
 from accounts.relations import ignore_walls
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import LIVE_PRESETS, TimeControl
@@ -188,9 +188,7 @@ def auto_match_place(
     else:
         raise ChallengeRejected("Your request changed at the same moment: please try again")
     if request.is_live:
-        # Marked as every request marks (at most once a minute): within the minute is here for
-        # live play (LIVE_PRESENCE_SECONDS, at least 90), so no write when it already was.
-        note_seen(player.pk)
+        mark_here_for_live(player.pk)
     started = [game for game in auto_match_pair() if player.pk in (game.black_id, game.white_id)]
     return AutoMatchPlaced(request, started)
 

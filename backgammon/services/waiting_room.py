@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from accounts.presence import here_for_live, note_seen
+from accounts.presence import here_for_live, mark_here_for_live
 from accounts.relations import either_ignores, ignore_wall_ids
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import TimeControl
@@ -108,9 +108,7 @@ def open_challenge_create(
             **terms,
         )
     if made.is_live:
-        # Marked as every request marks (at most once a minute): within the minute is here for
-        # live play (LIVE_PRESENCE_SECONDS, at least 90), so no write when it already was.
-        note_seen(challenger.pk)
+        mark_here_for_live(challenger.pk)
     return made
 
 
