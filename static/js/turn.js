@@ -222,6 +222,10 @@
     if (!main) return;
     var steps = madeSteps();
     main.querySelectorAll(":scope > .game__alert").forEach(function (alert) { alert.remove(); });
+    // A refused action's reason goes with the player's next click, as the page the server draws
+    // for that click has none (the click is an answer to it: the turn is being built again).
+    var alerts = document.getElementById("game-alerts");
+    if (alerts) alerts.replaceChildren();
     var prompt = main.querySelector(".game__prompt");
     if (prompt) prompt.textContent = map.prompts[node[2]];
     fill("board-steps", outlines(steps));

@@ -129,3 +129,26 @@ def test_bearing_off_doubles_on_a_mirrored_board_with_a_confirming_step(
     tab.get_by_role("button", name="Submit", exact=True).click()
     expect(tab.locator(".game__prompt")).to_contain_text("Waiting for bob")
     assert Game.objects.get(pk=game.pk).actions.filter(kind="play", side=0).get().notation == "6/1 5/off(3)"
+
+
+def test_a_refused_moves_reason_goes_with_the_next_click_as_on_the_page_the_server_draws(
+    tab_for: TabMaker, transactional_db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    who = cast()
+    scripted_dice(monkeypatch).then((3, 1))
+    game = start_game(who.alice, who.bob, variant="BX", match_length=0)
+    tab = tab_for(1280, who.alice)
+    tab.goto(f"/games/{game.pk}/")
+    click(tab, "move the checker on 8 by 3 to 5")
+    click(tab, "move the checker on 6 by 1 to 5")
+    # The page was a move behind (another of her pages played, say): the server refuses the move.
+    tab.locator("#turn-submit-slot input[name=expected_number]").evaluate("(field) => { field.value = '0'; }")
+    tab.get_by_role("button", name="Submit", exact=True).click()
+    alert = tab.locator("#game-alerts .game__alert")
+    expect(alert).to_contain_text("This game has moved on")
+    click(tab, "move the checker on 8 by 3 to 5")
+    expect(alert).to_have_count(0)
+    server = tab_for(1280, who.alice)
+    same_as_the_server(tab, server)
+    expect(server.locator("#game-alerts .game__alert")).to_have_count(0)
+    assert not Game.objects.get(pk=game.pk).actions.filter(kind="play").exists()
