@@ -50,6 +50,10 @@ def _game_or_404(game_id: int, user: Any) -> Game:
     return visible_game_or_404(game_id, user, also_kept=lambda game: keys_of_page(game, viewer_id))
 
 
+STALE_PAGE_REDRAWN = "This game has moved on since your page was loaded: this is where it stands now"
+"""A stale page's refusal as the page says it: its answer is the game as it is now (the service's
+words, for the API, ask the client to reload)."""
+
 MAIN_COLUMN = "game-main"
 """The id of the game region's main column (_game_main.html): what a click building the turn asks for."""
 
@@ -200,6 +204,8 @@ def _refused(request: HttpRequest, game_id: int, expected: int, refusal: ActionR
     fresh = _game_or_404(game_id, request.user)
     if fresh.side_of(request.user) is None:
         refusal = ActionRejected("You are watching this game: only its players can move", Refusal.NOT_PLAYER)
+    elif refusal.kind is Refusal.STALE:
+        refusal = ActionRejected(STALE_PAGE_REDRAWN, Refusal.STALE)
     keep_turn = expected == fresh.action_count
     return _show(request, fresh, steps=request.POST.get("steps", "") if keep_turn else "",
                  swap=request.POST.get("swap") == "1" and keep_turn,

@@ -145,7 +145,7 @@ def test_a_refused_moves_reason_goes_with_the_next_click_as_on_the_page_the_serv
     tab.locator("#turn-submit-slot input[name=expected_number]").evaluate("(field) => { field.value = '0'; }")
     tab.get_by_role("button", name="Submit", exact=True).click()
     alert = tab.locator("#game-alerts .game__alert")
-    expect(alert).to_contain_text("This game has moved on")
+    expect(alert).to_have_text("This game has moved on since your page was loaded: this is where it stands now")
     click(tab, "move the checker on 8 by 3 to 5")
     expect(alert).to_have_count(0)
     server = tab_for(1280, who.alice)

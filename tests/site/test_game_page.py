@@ -20,6 +20,7 @@ from backgammon.engine.actions import Action
 from backgammon.game_page import TAMPERED
 from backgammon.models import Game
 from backgammon.services.games import STALE_PAGE
+from backgammon.views.game import STALE_PAGE_REDRAWN
 from tests.site.gamebuilder import act as service_act
 from tests.site.gamebuilder import position, scripted_dice, start_game, starting_from, unchanged
 
@@ -192,7 +193,8 @@ def test_it_refuses_a_stale_page(alice_client: Client, bx_game: Game) -> None:
         response = alice_client.post(reverse("backgammon:game_act", args=[bx_game.pk]),
                                      {"kind": "play", "steps": "8-5,6-5", "expected_number": bx_game.action_count - 1})
     assert response.status_code == 409
-    assert STALE_PAGE in text(response)
+    # The answer draws the game as it is now: it says so, rather than ask for a reload.
+    assert STALE_PAGE_REDRAWN in text(response) and STALE_PAGE not in text(response)
 
 
 def test_it_refuses_the_other_player_and_spectators(bob_client: Client, charlie_client: Client,
