@@ -69,6 +69,9 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # each of a move's dozen round trips. At 700 `make bench-web` players, back to back in one hour:
 # 5 ms gave a roll's p95 63 ms and a move's 62 (pushes 78), 1 ms 48 and 43 (pushes 54-59), the
 # wait for a page thread 29-34 ms against 18-22, and the app servers used 0.72 cores against 0.67.
+# And 3 ms did worse than 1 too: at two fifths of the live scenario, alternated twice in one hour (the
+# fixed loop 115-130 ms), 14.7 and 14.6 ms of app CPU a request against 13.7 and 13.2, the rolls'
+# and moves' p95 110-130 and 97-110 ms against 78-88 and 75-86.
 _switch_text = os.environ.get("GUNICORN_SWITCH_INTERVAL_MS", "1")
 try:
     switch_interval_ms = float(_switch_text)
