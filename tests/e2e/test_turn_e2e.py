@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import Profile
 from backgammon.engine.actions import Action
 from backgammon.models import Game
+from backgammon.views.game import STALE_PAGE_REDRAWN
 from tests.e2e.conftest import TabMaker
 from tests.e2e.scenes import cast
 from tests.site.gamebuilder import act, position, scripted_dice, start_game, starting_from
@@ -145,7 +146,7 @@ def test_a_refused_moves_reason_goes_with_the_next_click_as_on_the_page_the_serv
     tab.locator("#turn-submit-slot input[name=expected_number]").evaluate("(field) => { field.value = '0'; }")
     tab.get_by_role("button", name="Submit", exact=True).click()
     alert = tab.locator("#game-alerts .game__alert")
-    expect(alert).to_have_text("This game has moved on since your page was loaded: this is where it stands now")
+    expect(alert).to_have_text(STALE_PAGE_REDRAWN)
     click(tab, "move the checker on 8 by 3 to 5")
     expect(alert).to_have_count(0)
     server = tab_for(1280, who.alice)
