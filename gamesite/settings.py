@@ -473,7 +473,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "gamesite.static_storage.KeptManifestStaticFilesStorage"  # whitenoise's, its URLs kept
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
             if env_bool("STATIC_MANIFEST", not DEBUG)
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
