@@ -119,6 +119,8 @@ TARGET_P95_MS = 100.0
 # player whose games are all over idles (as a person would): with one game a pair, from 600
 # players up the requests stopped growing with the players (45-51 a second from 600 to 1,000).
 SHORT_GAMES_PER_PAIR = int(os.environ.get("BENCH_GAMES_PER_PAIR", "4"))
+# Pairs of players with no game who pair through Auto-Match in the one-at-a-time table (wire.py).
+WIRE_PAIRINGS = int(os.environ.get("BENCH_WIRE_PAIRINGS", "20"))
 PASSWORD = "bench-pass-" + secrets.token_hex(4)
 
 
@@ -147,10 +149,11 @@ def _manage(env: dict[str, str], *args: str) -> None:
 
 
 def _seed(env: dict[str, str], players: int, players_file: Path, live_players: int = 0,
-          live_players_file: Path | None = None) -> dict[str, int]:
+          live_players_file: Path | None = None) -> tuple[dict[str, int], list[str]]:
     """Players in pairs with their games and sessions; writes the locust players file. And
     ``live_players`` more, with sessions and no game (they find their live matches through
-    Auto-Match), in ``live_players_file``."""
+    Auto-Match), in ``live_players_file``. Also the sessions of WIRE_PAIRINGS pairs of players
+    with no game, who pair through Auto-Match one at a time (wire.py)."""
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     import django
@@ -215,8 +218,13 @@ def _seed(env: dict[str, str], players: int, players_file: Path, live_players: i
         with live_players_file.open("w", encoding="utf-8") as out:
             for user in live:
                 out.write(f"{user.username} {_session_of(user)}\n")
-    return {"players": players, "short games": players // 2 * SHORT_GAMES_PER_PAIR, "long matches": long_matches,
-            "live players": live_players}
+    pairing = User.objects.bulk_create(
+        [User(username=f"pairing{i:04d}", password=password_hash) for i in range(2 * WIRE_PAIRINGS)]
+    )
+    Profile.objects.bulk_create([Profile(user=user) for user in pairing])
+    seeded = {"players": players, "short games": players // 2 * SHORT_GAMES_PER_PAIR, "long matches": long_matches,
+              "live players": live_players, "pairing players": len(pairing)}
+    return seeded, [_session_of(user) for user in pairing]
 
 
 def _live_seeded_words(live_players: int) -> str:
@@ -776,7 +784,8 @@ def main() -> None:
     _manage(env, "collectstatic", "--noinput", "--clear")
     players_file = Path(tempfile.mkstemp(prefix="bench-players-", suffix=".txt")[1])
     live_players_file = Path(tempfile.mkstemp(prefix="bench-live-players-", suffix=".txt")[1])
-    seeded = _seed(env, most + most % 2, players_file, 2 * LIVE_MATCHES if LIVE else 0, live_players_file)
+    seeded, pairing_sessions = _seed(env, most + most % 2, players_file, 2 * LIVE_MATCHES if LIVE else 0,
+                                     live_players_file)
     _settle()
     speed_before = machine_speed_ms()
     print(f"machine speed: the fixed loop took {speed_before:.1f} ms", flush=True)
@@ -803,7 +812,7 @@ def main() -> None:
                                     stderr=subprocess.DEVNULL)
         host = f"http://127.0.0.1:{port}"
         print("on the wire: one request at a time (server time per request) ...", flush=True)
-        wire_rows = wire.measure(port, players_file, stream_port=stream_port)
+        wire_rows = wire.measure(port, players_file, stream_port=stream_port, pairing_sessions=pairing_sessions)
         for row in wire_rows:
             print(f"  {row.request:<20} p50 {row.p50:5.1f} ms  p90 {row.p90:5.1f} ms on the wire, "
                   f"p50 {row.app_p50:5.1f} ms  p90 {row.app_p90:5.1f} ms in the app  ({row.count})", flush=True)
@@ -869,7 +878,8 @@ def main() -> None:
             f"(\"{cpu_share.STOLEN}\")."),
             (f"Seeded: {seeded['players']} players in pairs, {seeded['short games']} short games, "
             f"{seeded['long matches']} long matches of about {LONG_MATCH_ACTIONS} actions"
-            f"{_live_seeded_words(seeded['live players'])}."), "",
+            f"{_live_seeded_words(seeded['live players'])}; and {seeded['pairing players']} players "
+            "with no game, who pair through Auto-Match one at a time."), "",
             (f"**Largest number of players held with p95 under {TARGET_P95_MS:.0f} ms on every "
             f"endpoint and no error: {best}.** (An endpoint with fewer than {MIN_JUDGED_REQUESTS} "
             "requests in a level, such as the status page a few players open when their game ends, "
@@ -887,7 +897,12 @@ def main() -> None:
             "server's own time for the request, Django's middleware and view, as its "
             "Server-Timing header tells (gamesite/request_log.py); what a move publishes to the "
             "opponent's open page is drawn and sent after its answer has gone out (backgammon/"
-            "live.py), so it is in neither, and in the cores used under load below."), "",
+            "live.py), so it is in neither, and in the cores used under load below. Then pairs of "
+            "players with no game ask Auto-Match for the same correspondence game, one after the "
+            "other: the first request finds nobody (*none to pair*), the second pairs the two and "
+            "starts their game (*paired*: the live scenario's slowest request, here without the "
+            "load; a live pairing runs the same code and starts a clock, which a game left unplayed "
+            "would run out during the levels)."), "",
             "| request | count | on the wire p50 ms | p90 ms | in the app p50 ms | p90 ms |",
             "|---|---:|---:|---:|---:|---:|",
             *[f"| {r.request} | {r.count} | {r.p50:.1f} | {r.p90:.1f} | {r.app_p50:.1f} | {r.app_p90:.1f} |"

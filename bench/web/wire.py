@@ -7,7 +7,14 @@ load generator competing for the cores; both players' pages of each game stay op
 live streams), so a move pushes the opponent's region as in play. Each request is timed twice: on the wire (the app, the
 ASGI server and a loopback round trip) and in the app, as its Server-Timing header tells
 (gamesite/request_log.py: Django's middleware and view). The app's time is item 2's "server
-time" of a game page and a move."""
+time" of a game page and a move.
+
+Then pairs of players with no game ask Auto-Match for the same correspondence game, one after
+the other: the first request finds nobody to pair with, the second pairs the two and starts
+their game (issue 31: the live scenario's slowest request, measured here without the load).
+They ask for correspondence play, whose pairing runs the same code as a live one's but starts no
+clock: a live game left unplayed would run out its reserve during the levels that follow, and
+its timeout would be counted among theirs."""
 
 from __future__ import annotations
 
@@ -115,6 +122,25 @@ def _turn(client: _Client, game_id: int, session: str) -> None:
         page = client.ask("move click", html.unescape(link.group(1)), session, target="game-main")
 
 
+PAIRING_FIELDS = {"variants": "BP", "time_limits": "259200", "rated": "either", "max_games": "1"}  # 3 days a move
+GAME_LINK = re.compile(r'href="/games/\d+/"')
+
+
+def _pair(client: _Client, first: str, second: str) -> None:
+    """Two players ask Auto-Match for the same game, each from its page: the second request
+    pairs them (a correspondence request's answer goes back to its page, which then lists the
+    game it started)."""
+    for label, session in (("auto-match, none to pair", first), ("auto-match, paired", second)):
+        page = client.ask("auto-match page", "/games/auto-match/", session, htmx=False)
+        token = CSRF.search(page)
+        if token is None:
+            raise RuntimeError("the Auto-Match page has no form to post")
+        client.ask(label, "/games/auto-match/", session, htmx=False, expect=302,
+                   form={"csrfmiddlewaretoken": token.group(1), **PAIRING_FIELDS})
+    if not GAME_LINK.search(client.ask("auto-match page", "/games/auto-match/", second, htmx=False)):
+        raise RuntimeError("the pairing request started no game")
+
+
 class WireRow(NamedTuple):
     request: str
     count: int
@@ -168,10 +194,11 @@ class _OpenPage:
 
 
 def measure(port: int, players_file: Path, *, stream_port: int | None = None, games: int = 12,
-            rounds: int = 10) -> list[WireRow]:
+            rounds: int = 10, pairing_sessions: list[str] | None = None) -> list[WireRow]:
     """Each kind of request's count and its times on the wire and in the app, with both players'
     pages of each game open: their streams on ``stream_port`` when the streams have servers of
-    their own (as deployed, and as the locust players open them), else on the app server."""
+    their own (as deployed, and as the locust players open them), else on the app server. Then
+    ``pairing_sessions`` (players with no game), two by two, pair through Auto-Match."""
     client = _Client(port)
     chosen = sorted(_games(players_file).items())[:games]
     streams = port if stream_port is None else stream_port
@@ -188,5 +215,8 @@ def measure(port: int, players_file: Path, *, stream_port: int | None = None, ga
     finally:
         for page in open_pages:
             page.close()
+    sessions = pairing_sessions or []
+    for first, second in zip(sessions[0::2], sessions[1::2]):
+        _pair(client, first, second)
     return [WireRow(label, len(samples), *_p50_p90(samples), *_p50_p90(client.app_times[label]))
             for label, samples in client.times.items()]
