@@ -109,3 +109,26 @@ def test_racing_live_requests_pair_each_once_into_live_matches(make_user: Any) -
     assert len(games) == 3 and all(game.live_reserve_s == 150 for game in games)
     seats = [player for game in games for player in (game.black_id, game.white_id)]
     assert sorted(seats) == sorted(p.pk for p in players)
+
+
+def test_one_player_sending_the_same_live_request_twice_at_once_starts_one_match(
+    alice: Any, make_user: Any
+) -> None:
+    """Two tabs, one click each: the request is saved and paired in one transaction, so the twin
+    waits for it (the one open request a player may have) and then finds its player in a match."""
+    opponent = make_user("opponent")
+    auto_match_set(player=opponent, variants=["BP"], time_limits=[], rated="either", max_games=1,
+                   live_presets=["blitz"])
+
+    def request() -> object:
+        return auto_match_set(player=alice, variants=["BP"], time_limits=[], rated="either", max_games=1,
+                              live_presets=["blitz"])
+
+    outcomes = race(2, _outcome(request))
+    assert set(outcomes) <= {"done", "Your request changed at the same moment: please try again"}, outcomes
+    assert "done" in outcomes
+    game = Game.objects.get()
+    assert {game.black_id, game.white_id} == {alice.pk, opponent.pk}
+    assert AutoMatchRequest.objects.filter(player=alice, status=AutoMatchRequest.Status.OPEN).count() <= 1
+    auto_match_pair()  # the worker tick: alice plays her match; nothing more starts
+    assert Game.objects.count() == 1
