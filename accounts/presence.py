@@ -17,7 +17,7 @@ after "Who is here?"'s ten minutes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -28,7 +28,7 @@ from django.utils import timezone
 from accounts.models import Profile
 
 __all__ = [
-    "SEEN_EVERY", "SeenMiddleware", "forget_marks_here", "here_for_live", "here_now", "keep_seen",
+    "SEEN_EVERY", "SeenMiddleware", "forget_marks_here", "here_for_live", "here_for_live_since", "here_now", "keep_seen",
     "mark_here_for_live", "mark_seen", "note_seen", "seen_key",
 ]
 
@@ -62,8 +62,12 @@ def here_now() -> QuerySet[Profile]:
 def here_for_live() -> QuerySet[Profile]:
     """Profiles of the players seen in the last ``LIVE_PRESENCE_SECONDS``: those with a page of
     the site open now (its stream marks them at least every 90 s), or a request that recent."""
-    since = timezone.now() - timedelta(seconds=settings.LIVE_PRESENCE_SECONDS)
-    return Profile.objects.filter(last_seen__gte=since, user__is_active=True)
+    return Profile.objects.filter(last_seen__gte=here_for_live_since(), user__is_active=True)
+
+
+def here_for_live_since() -> datetime:
+    """The earliest a player was last seen to be ``here_for_live`` now."""
+    return timezone.now() - timedelta(seconds=settings.LIVE_PRESENCE_SECONDS)
 
 
 def mark_here_for_live(user_id: int) -> None:

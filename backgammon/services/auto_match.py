@@ -28,11 +28,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Case, Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, When
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Case, Count, Max, Prefetch, Q, QuerySet, When
 from django.utils import timezone
 
-from accounts.presence import here_for_live, mark_here_for_live
+from accounts.models import Profile
+from accounts.presence import here_for_live_since, mark_here_for_live
 from accounts.relations import ignore_walls
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import LIVE_PRESETS, TimeControl
@@ -341,14 +343,41 @@ def _without_absent_live(requests: list[AutoMatchRequest]) -> list[AutoMatchRequ
     """The requests that may pair now: every correspondence one, and the live ones of players
     who are here and not playing a live match already (a live request for several games plays
     them one after another; it waits, open, for its player to come back or be free)."""
-    live_players = {r.player_id for r in requests if r.is_live}
+    live_players = sorted({r.player_id for r in requests if r.is_live})
     if not live_players:
         return requests
-    # One query, not one for who is here and another for who of them is playing.
-    playing = _live_games_in_play().filter(Q(black_id=OuterRef("user_id")) | Q(white_id=OuterRef("user_id")))
-    free = set(here_for_live().filter(user_id__in=live_players).exclude(Exists(playing))
-               .values_list("user_id", flat=True))
+    free = _free_for_live(live_players)
     return [r for r in requests if not r.is_live or r.player_id in free]
+
+
+def _free_for_live(user_ids: list[int]) -> set[int]:
+    """Those of ``user_ids`` who are here (``accounts.presence.here_for_live``) and not playing a
+    live match (``_live_games_in_play``), in one query. Plain SQL: the player waiting on a live
+    pairing waits on this, and building the ORM's query (a join and a NOT EXISTS) cost about
+    twice its round trip; tests/site/test_live_lobby.py holds it to the two definitions."""
+    with connection.cursor() as cursor:
+        cursor.execute(_free_for_live_sql(len(user_ids)), [
+            *user_ids, connection.ops.adapt_datetimefield_value(here_for_live_since()), True,
+            Game.Status.ACTIVE.value,
+        ])
+        return {user_id for (user_id,) in cursor.fetchall()}
+
+
+def _free_for_live_sql(count: int) -> str:
+    quote = connection.ops.quote_name
+    profile = {name: quote(Profile._meta.get_field(name).column) for name in ("user", "last_seen")}
+    user_model = get_user_model()
+    user = {name: quote(user_model._meta.get_field(name).column) for name in ("id", "is_active")}
+    game = {name: quote(Game._meta.get_field(name).column) for name in ("status", "live_reserve_s", "black", "white")}
+    ids = ", ".join(["%s"] * count)
+    here = f"p.{profile['user']}"
+    return (
+        f"SELECT {here} FROM {quote(Profile._meta.db_table)} p "
+        f"JOIN {quote(user_model._meta.db_table)} u ON u.{user['id']} = {here} "
+        f"WHERE {here} IN ({ids}) AND p.{profile['last_seen']} >= %s AND u.{user['is_active']} = %s "
+        f"AND NOT EXISTS (SELECT 1 FROM {quote(Game._meta.db_table)} g WHERE g.{game['status']} = %s "
+        f"AND g.{game['live_reserve_s']} IS NOT NULL AND (g.{game['black']} = {here} OR g.{game['white']} = {here}))"
+    )
 
 
 def _candidates(

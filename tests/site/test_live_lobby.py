@@ -17,7 +17,7 @@ from django.utils import timezone
 from gamebuilder import fast_passwords  # noqa: F401
 
 from accounts.models import Profile
-from accounts.presence import here_now, mark_seen, note_seen
+from accounts.presence import here_for_live, here_now, mark_seen, note_seen
 from backgammon.engine.clock import LIVE_PRESETS, TimeControl
 from backgammon.models import AutoMatchRequest, Challenge, Game
 from backgammon.services import (
@@ -71,6 +71,40 @@ def test_two_live_requests_of_players_here_start_a_live_match_at_once(alice: Any
     assert game.time_control() == LIVE_PRESETS["blitz"].control(5) == BLITZ_5
     assert game.clock is not None  # the match clock runs from the opening
     assert set(AutoMatchRequest.objects.values_list("status", flat=True)) == {"filled"}
+
+
+def test_the_pairings_plain_sql_for_who_is_free_agrees_with_presence_and_live_games(make_user: Any) -> None:
+    """``_free_for_live`` (plain SQL, asked while a player waits on a live pairing) is one query
+    for two definitions kept elsewhere: here for live (``here_for_live``) and not in a live match
+    (``_live_games_in_play``). Each kind of player, asked both ways, gets the same answer."""
+    from django.db.models import Q as Either
+
+    from backgammon.services.auto_match import _free_for_live, _live_games_in_play
+    from backgammon.services.challenges import game_create
+
+    people = {name: make_user(name) for name in (
+        "free", "in_live", "in_correspondence", "after_live", "absent", "inactive", "never_seen",
+        "opponent1", "opponent2", "opponent3")}
+    for name, player in people.items():
+        if name != "never_seen":
+            mark_seen(player.pk)
+    Profile.objects.filter(user=people["never_seen"]).update(last_seen=None)
+    leave(people["absent"])
+    type(people["inactive"]).objects.filter(pk=people["inactive"].pk).update(is_active=False)
+    game_create(black=people["in_live"], white=people["opponent1"], variant="BP", match_length=5,
+                time_limit=DAY, rated=False, time_control=BLITZ_5)
+    game_create(black=people["opponent2"], white=people["in_correspondence"], variant="BP", match_length=5,
+                time_limit=DAY, rated=False)
+    ended = game_create(black=people["after_live"], white=people["opponent3"], variant="BP", match_length=5,
+                        time_limit=DAY, rated=False, time_control=BLITZ_5)
+    Game.objects.filter(pk=ended.pk).update(status=Game.Status.FINISHED)
+    ids = sorted(player.pk for player in people.values())
+    playing = _live_games_in_play().filter(Either(black_id__in=ids) | Either(white_id__in=ids))
+    in_live = {seat for game in playing for seat in (game.black_id, game.white_id)}
+    by_the_orm = set(here_for_live().filter(user_id__in=ids).values_list("user_id", flat=True)) - in_live
+    assert _free_for_live(ids) == by_the_orm
+    names = {player.pk: name for name, player in people.items()}
+    assert {names[pk] for pk in by_the_orm} == {"free", "in_correspondence", "after_live", "opponent2", "opponent3"}
 
 
 def test_a_live_request_never_pairs_with_a_correspondence_one(alice: Any, bob: Any) -> None:
