@@ -16,6 +16,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import Relation
+from gamesite.plain_sql import columns, placeholders, table
 
 __all__ = [
     "RelationRefused",
@@ -111,10 +112,9 @@ def ignore_walls(user_ids: Iterable[int]) -> dict[int, set[int]]:
 
 
 def _ignore_walls_sql(count: int) -> str:
-    quote = connection.ops.quote_name
-    column = {name: quote(Relation._meta.get_field(name).column) for name in ("kind", "owner", "other")}
-    ids = ", ".join(["%s"] * count)
-    return (f"SELECT {column['owner']}, {column['other']} FROM {quote(Relation._meta.db_table)} "
+    column = columns(Relation, "kind", "owner", "other")
+    ids = placeholders(count)
+    return (f"SELECT {column['owner']}, {column['other']} FROM {table(Relation)} "
             f"WHERE {column['kind']} = %s AND ({column['owner']} IN ({ids}) OR {column['other']} IN ({ids}))")
 
 

@@ -39,6 +39,7 @@ from accounts.relations import ignore_walls
 from backgammon.engine import VARIANTS
 from backgammon.engine.clock import LIVE_PRESETS, TimeControl
 from backgammon.models import TIME_LIMITS, AutoMatchRequest, Game
+from gamesite.plain_sql import columns, placeholders, table
 
 from .challenges import DEFAULT_MATCH_LENGTHS, game_create
 from .game_limit import lock_players, players_at_limit
@@ -364,18 +365,16 @@ def _free_for_live(user_ids: list[int]) -> set[int]:
 
 
 def _free_for_live_sql(count: int) -> str:
-    quote = connection.ops.quote_name
-    profile = {name: quote(Profile._meta.get_field(name).column) for name in ("user", "last_seen")}
     user_model = get_user_model()
-    user = {name: quote(user_model._meta.get_field(name).column) for name in ("id", "is_active")}
-    game = {name: quote(Game._meta.get_field(name).column) for name in ("status", "live_reserve_s", "black", "white")}
-    ids = ", ".join(["%s"] * count)
+    profile = columns(Profile, "user", "last_seen")
+    user = columns(user_model, "id", "is_active")
+    game = columns(Game, "status", "live_reserve_s", "black", "white")
     here = f"p.{profile['user']}"
     return (
-        f"SELECT {here} FROM {quote(Profile._meta.db_table)} p "
-        f"JOIN {quote(user_model._meta.db_table)} u ON u.{user['id']} = {here} "
-        f"WHERE {here} IN ({ids}) AND p.{profile['last_seen']} >= %s AND u.{user['is_active']} = %s "
-        f"AND NOT EXISTS (SELECT 1 FROM {quote(Game._meta.db_table)} g WHERE g.{game['status']} = %s "
+        f"SELECT {here} FROM {table(Profile)} p "
+        f"JOIN {table(user_model)} u ON u.{user['id']} = {here} "
+        f"WHERE {here} IN ({placeholders(count)}) AND p.{profile['last_seen']} >= %s AND u.{user['is_active']} = %s "
+        f"AND NOT EXISTS (SELECT 1 FROM {table(Game)} g WHERE g.{game['status']} = %s "
         f"AND g.{game['live_reserve_s']} IS NOT NULL AND (g.{game['black']} = {here} OR g.{game['white']} = {here}))"
     )
 

@@ -20,6 +20,7 @@ from django.db import connection
 from accounts.membership import is_member, members_now
 from backgammon.models import Game
 from backgammon.signals import untimed_player_ids
+from gamesite.plain_sql import columns, placeholders, table
 
 from .refusals import ChallengeRejected
 
@@ -85,11 +86,9 @@ def lock_players(*users: Any) -> None:
 
 def _counted_games_sql(count: int) -> str:
     """The players of the active games that count toward the limit, among ``count`` players."""
-    quote = connection.ops.quote_name
-    column = {name: quote(Game._meta.get_field(name).column)
-              for name in ("status", "counts_toward_limit", "black", "white")}
-    ids = ", ".join(["%s"] * count)
-    return (f"SELECT {column['black']}, {column['white']} FROM {quote(Game._meta.db_table)} "
+    column = columns(Game, "status", "counts_toward_limit", "black", "white")
+    ids = placeholders(count)
+    return (f"SELECT {column['black']}, {column['white']} FROM {table(Game)} "
             f"WHERE {column['status']} = %s AND {column['counts_toward_limit']} = %s "
             f"AND ({column['black']} IN ({ids}) OR {column['white']} IN ({ids}))")
 
