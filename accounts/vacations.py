@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from accounts.models import Profile, Vacation
 from gamesite.kept import kept
+from gamesite.plain_sql import columns, table
 
 __all__ = [
     "Interval",
@@ -63,9 +64,9 @@ def _interval(start: date, days: int) -> Interval:
 
 
 def _pauses_sql() -> str:
-    quote = connection.ops.quote_name
-    return (f"SELECT {quote('start')}, {quote('days')} FROM {quote(Vacation._meta.db_table)} "
-            f"WHERE {quote('user_id')} = %s AND {quote('start')} >= %s ORDER BY {quote('start')}")
+    column = columns(Vacation, "start", "days", "user")
+    return (f"SELECT {column['start']}, {column['days']} FROM {table(Vacation)} "
+            f"WHERE {column['user']} = %s AND {column['start']} >= %s ORDER BY {column['start']}")
 
 
 def paused_intervals(user_id: int, since: datetime) -> list[Interval]:

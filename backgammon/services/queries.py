@@ -14,6 +14,7 @@ from accounts.vacations import vacations_end_key
 from backgammon.competitions import competition_keys, competitions_of
 from backgammon.models import Challenge, Game
 from gamesite.kept import keep_many, kept, kept_of_these
+from gamesite.plain_sql import columns, placeholders, table
 
 __all__ = [
     "StatusLists", "forget_awaiting_counts", "games_awaiting", "games_awaiting_count", "games_awaiting_counts_kept",
@@ -57,10 +58,10 @@ def _count_awaiting_of(user_ids: list[Any]) -> dict[Any, int]:
     # games_awaiting(user).count() for each player with a game to act in, asked for after nearly
     # every move: in plain SQL, as building the ORM's query cost several times the count itself
     # (profiled under load).
-    quote = connection.ops.quote_name
-    sql = (f"SELECT {quote('actor_id')}, COUNT(*) FROM {quote(Game._meta.db_table)} "
-           f"WHERE {quote('actor_id')} IN ({', '.join(['%s'] * len(user_ids))}) AND {quote('status')} = %s "
-           f"GROUP BY {quote('actor_id')}")
+    column = columns(Game, "actor", "status")
+    sql = (f"SELECT {column['actor']}, COUNT(*) FROM {table(Game)} "
+           f"WHERE {column['actor']} IN ({placeholders(len(user_ids))}) AND {column['status']} = %s "
+           f"GROUP BY {column['actor']}")
     with connection.cursor() as cursor:
         cursor.execute(sql, [*user_ids, Game.Status.ACTIVE.value])
         return {actor_id: int(count) for actor_id, count in cursor.fetchall()}
