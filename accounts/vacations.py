@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time, timedelta
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -63,6 +64,7 @@ def _interval(start: date, days: int) -> Interval:
     return _midnight(start), _midnight(start + timedelta(days=days))
 
 
+@cache  # one database per process: the statement never changes
 def _pauses_sql() -> str:
     column = columns(Vacation, "start", "days", "user")
     return (f"SELECT {column['start']}, {column['days']} FROM {table(Vacation)} "

@@ -57,6 +57,9 @@ RESULTS = ROOT / "bench" / "results" / "turn_instructions.md"
 # once a minute in play, not at each turn), and the forms were posted multipart. 2: the players
 # were seen this minute before the count, and the forms are posted urlencoded, as htmx posts them.
 BENCH_VERSION = 2
+# BENCH_PROFILE=<file>: the counted turns run under cProfile instead, not callgrind, and its
+# statistics go to that file (``python -m pstats <file>``): which of our functions the count is in.
+PROFILE_TO = os.environ.get("BENCH_PROFILE", "")
 WARM_GAMES = 10
 COUNTED_GAMES = 60
 SEEDED_AT = datetime.datetime(2026, 12, 7, 6, 0, tzinfo=datetime.UTC)
@@ -164,7 +167,22 @@ def _measure() -> None:
         sys.exit(1)
 
 
+_profile: Any = None
+
+
 def _callgrind(*args: str) -> None:
+    global _profile
+    if PROFILE_TO:
+        if _profile is None:
+            import cProfile
+
+            _profile = cProfile.Profile()
+        if args == ("-i", "on"):
+            _profile.enable()
+        elif args == ("-i", "off"):
+            _profile.disable()
+            _profile.dump_stats(PROFILE_TO)
+        return
     subprocess.run(["callgrind_control", *args, str(os.getpid())], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -195,10 +213,13 @@ def main() -> int:
                 sys.exit("seeding failed")
             print(f"counting {COUNTED_GAMES} turns under callgrind (a few minutes) ...")
             out = Path(folder) / "callgrind.out"
-            counted = subprocess.run(
-                ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-                 sys.executable, str(Path(__file__).resolve()), "--measure"],
-                cwd=folder, env=env, capture_output=True, text=True, check=False)
+            under = [] if PROFILE_TO else ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                                           f"--callgrind-out-file={out}"]
+            counted = subprocess.run([*under, sys.executable, str(Path(__file__).resolve()), "--measure"],
+                                     cwd=folder, env=env, capture_output=True, text=True, check=False)
+            if PROFILE_TO and not counted.returncode:
+                print(f"profiled, not counted: {PROFILE_TO}")
+                return 0
             if counted.returncode:
                 sys.exit(f"the counted run failed:\n{counted.stdout[-2000:]}\n{counted.stderr[-3000:]}")
             rolls, moves = _parts(Path(folder))
