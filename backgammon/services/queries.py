@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.db import connection
@@ -58,13 +59,17 @@ def _count_awaiting_of(user_ids: list[Any]) -> dict[Any, int]:
     # games_awaiting(user).count() for each player with a game to act in, asked for after nearly
     # every move: in plain SQL, as building the ORM's query cost several times the count itself
     # (profiled under load).
-    column = columns(Game, "actor", "status")
-    sql = (f"SELECT {column['actor']}, COUNT(*) FROM {table(Game)} "
-           f"WHERE {column['actor']} IN ({placeholders(len(user_ids))}) AND {column['status']} = %s "
-           f"GROUP BY {column['actor']}")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*user_ids, Game.Status.ACTIVE.value])
+        cursor.execute(_count_awaiting_sql(len(user_ids)), [*user_ids, Game.Status.ACTIVE.value])
         return {actor_id: int(count) for actor_id, count in cursor.fetchall()}
+
+
+@lru_cache(maxsize=8)  # one database per process; nearly always two players
+def _count_awaiting_sql(count: int) -> str:
+    column = columns(Game, "actor", "status")
+    return (f"SELECT {column['actor']}, COUNT(*) FROM {table(Game)} "
+            f"WHERE {column['actor']} IN ({placeholders(count)}) AND {column['status']} = %s "
+            f"GROUP BY {column['actor']}")
 
 
 def forget_awaiting_counts(game: Game) -> list[str]:
