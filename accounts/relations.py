@@ -9,6 +9,7 @@ who cannot do it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -111,6 +112,7 @@ def ignore_walls(user_ids: Iterable[int]) -> dict[int, set[int]]:
     return walls
 
 
+@lru_cache(maxsize=16)  # one database per process: built once for each number of players
 def _ignore_walls_sql(count: int) -> str:
     column = columns(Relation, "kind", "owner", "other")
     ids = placeholders(count)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -364,6 +365,7 @@ def _free_for_live(user_ids: list[int]) -> set[int]:
         return {user_id for (user_id,) in cursor.fetchall()}
 
 
+@lru_cache(maxsize=16)  # one database per process: built once for each number of players
 def _free_for_live_sql(count: int) -> str:
     user_model = get_user_model()
     profile = columns(Profile, "user", "last_seen")

@@ -11,6 +11,7 @@ neither counted nor refused. The check runs inside the service's transaction, af
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -84,6 +85,7 @@ def lock_players(*users: Any) -> None:
     list(get_user_model()._default_manager.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
 
 
+@lru_cache(maxsize=16)  # one database per process: built once for each number of players
 def _counted_games_sql(count: int) -> str:
     """The players of the active games that count toward the limit, among ``count`` players."""
     column = columns(Game, "status", "counts_toward_limit", "black", "white")
